@@ -1,0 +1,6 @@
+import AppSettings
+import Foundation
+
+enum Tour {
+    static func run() async {}
+}

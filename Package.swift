@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "AppSettings",
+    // Synchronization's `Mutex` sets the floor; the Observation module needs one release less.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "AppSettings", targets: ["AppSettings"])
+    ],
+    targets: [
+        .target(
+            name: "AppSettings",
+            resources: [.copy("PrivacyInfo.xcprivacy")]
+        ),
+        .executableTarget(name: "Example", dependencies: ["AppSettings"], path: "Example"),
+        .executableTarget(name: "Benchmarks", dependencies: ["AppSettings"], path: "Benchmarks"),
+        .executableTarget(
+            name: "AppSettingsTestHost",
+            dependencies: ["AppSettings"],
+            path: "Tests/AppSettingsTestHost"
+        ),
+        .testTarget(
+            name: "AppSettingsTests",
+            dependencies: ["AppSettings", "AppSettingsTestHost"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Everything that can go wrong while storing or loading settings, with the key and setting names
+/// needed to act on it.
+///
+/// Loading never stops at the first problem: ``unreadableSettings(key:settings:reasons:)`` lists every
+/// setting that kept its developer default, and the stored bytes stay where they were (see
+/// ``AppSettingsObject/lastLoadError``).
+public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// ``AppSettingsObject/userDefaultsKeyPostfix`` is empty, so there is no key to store under.
+    case emptyKeyPostfix(settingsClass: String)
+    /// Two settings of one class store under the same name.
+    case duplicateStoredName(settingsClass: String, name: String)
+    /// An explicit stored name is empty, starts with `$`, or uses the `const` prefix.
+    case invalidStoredName(settingsClass: String, name: String)
+    /// The value under `key` is not `Data`: it was written by something else, and was left as is.
+    case notData(key: String, foundType: String)
+    /// The bytes under `key` are not a readable keyed archive; every setting kept its developer default.
+    case unreadableArchive(key: String, settings: [String], reason: String)
+    /// Some settings could not be read from `key` and kept their developer defaults; the others loaded.
+    case unreadableSettings(key: String, settings: [String], reasons: [String])
+    /// The stored value of `setting` does not fit its declared type; it kept its developer default.
+    case typeMismatch(key: String, setting: String, expected: String, found: String)
+    /// The stored schema version is newer than the class's, written by a newer version of the app.
+    case newerSchemaVersion(key: String, stored: Int, supported: Int)
+    /// The subclass's ``AppSettingsObject/migrate(_:fromSchemaVersion:)`` threw.
+    case migrationFailed(key: String, fromSchemaVersion: Int, reason: String)
+    /// A value could not be converted to its stored form.
+    case encodingFailed(key: String, setting: String, reason: String)
+    /// The archive is larger than one preferences value may be (4 MiB); nothing was written.
+    case tooLarge(key: String, byteCount: Int, limit: Int)
+    /// ``AppSettingsObject/update(from:)`` met a value of the wrong type; nothing was changed.
+    case invalidDictionaryValue(setting: String, expected: String, found: String)
+    /// Writing to the store failed: the flush, the recovery copy or the lock.
+    case storeFailed(key: String, reason: String)
+
+    /// A sentence that says what went wrong and where.
+    public var description: String {
+        switch self {
+        case .emptyKeyPostfix(let settingsClass):
+            "\(settingsClass).userDefaultsKeyPostfix is empty: settings cannot be stored without a key"
+        case .duplicateStoredName(let settingsClass, let name):
+            "\(settingsClass) declares more than one setting stored as '\(name)'"
+        case .invalidStoredName(let settingsClass, let name):
+            "\(settingsClass) declares the invalid stored name '\(name)' (empty, '$' or 'const' prefix)"
+        case .notData(let key, let foundType):
+            "the value under '\(key)' is \(foundType), not Data; it was left untouched and developer defaults are used"
+        case .unreadableArchive(let key, let settings, let reason):
+            "the settings under '\(key)' could not be read (\(reason)); developer defaults are used for "
+                + "\(settings.joined(separator: ", ")); the stored bytes are kept"
+        case .unreadableSettings(let key, let settings, let reasons):
+            "settings \(settings.joined(separator: ", ")) under '\(key)' could not be read and use developer "
+                + "defaults: \(reasons.joined(separator: "; "))"
+        case .typeMismatch(let key, let setting, let expected, let found):
+            "setting '\(setting)' under '\(key)' holds \(found), expected \(expected)"
+        case .newerSchemaVersion(let key, let stored, let supported):
+            "the settings under '\(key)' have schema version \(stored), newer than \(supported); "
+                + "settings this version knows are loaded, the rest is kept as stored"
+        case .migrationFailed(let key, let fromSchemaVersion, let reason):
+            "migrating the settings under '\(key)' from schema version \(fromSchemaVersion) failed: \(reason)"
+        case .encodingFailed(let key, let setting, let reason):
+            "setting '\(setting)' under '\(key)' could not be encoded: \(reason)"
+        case .tooLarge(let key, let byteCount, let limit):
+            "the settings under '\(key)' take \(byteCount) bytes, more than the \(limit)-byte limit; nothing was written"
+        case .invalidDictionaryValue(let setting, let expected, let found):
+            "dictionary value for '\(setting)' is \(found), expected \(expected); nothing was changed"
+        case .storeFailed(let key, let reason):
+            "storing the settings under '\(key)' failed: \(reason)"
+        }
+    }
+}

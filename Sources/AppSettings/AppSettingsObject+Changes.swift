@@ -1,0 +1,132 @@
+import Foundation
+import Observation
+import Synchronization
+
+// How changes move through an object: single assignments, whole-set replacements (reset,
+// revert, update) prepared on a scratch copy and adopted in one step, and nested objects.
+
+extension AppSettingsObject {
+    /// Called after a setting's value changed: Observation, the parent, and notifications.
+    @usableFromInline
+    final func _settingDidChange(_ slot: AnySettingSlot) {
+        if let nested = slot.nestedObject { nested.embed(in: self) }
+        announce([slot.index])
+    }
+
+    /// Tells observers, the parent object and notification observers that settings changed.
+    final func announce(_ indices: [Int]) {
+        guard !indices.isEmpty else { return }
+        for index in indices {
+            _registrar.willSet(self, keyPath: slots[index].observationKeyPath)
+            _registrar.didSet(self, keyPath: slots[index].observationKeyPath)
+        }
+        let (deferred, parent, continuations) = _state.withLock { state in
+            if state.transactionDepth > 0 {
+                state.changedInTransaction.formUnion(indices)
+                return (true, state.parent?.object, Array(state.continuations.values))
+            }
+            return (false, state.parent?.object, Array(state.continuations.values))
+        }
+        if !deferred {
+            let names = indices.sorted().map { slots[$0].name }
+            NotificationCenter.default.post(
+                name: Self.didChangeNotification,
+                object: self,
+                userInfo: [Self.changedSettingNamesKey: names]
+            )
+            for continuation in continuations { continuation.yield(.settingsChanged(names)) }
+        }
+        if let parent, indices.contains(where: { !slots[$0].isConstant }) { parent.nestedObjectDidChange(self) }
+    }
+
+    /// A nested object changed: this object has unsaved changes in the setting holding it.
+    private func nestedObjectDidChange(_ nested: AppSettingsObject) {
+        guard let slot = slots.first(where: { $0.nestedObject === nested }) else { return }
+        _state.withLock { $0.generation &+= 1 }
+        announce([slot.index])
+    }
+
+    /// Runs `body`, then posts one notification for every setting that changed during it.
+    final func inTransaction(_ body: () -> Void) {
+        _state.withLock { $0.transactionDepth += 1 }
+        body()
+        let changed = _state.withLock { state -> [Int] in
+            state.transactionDepth -= 1
+            guard state.transactionDepth == 0 else { return [] }
+            defer { state.changedInTransaction = [] }
+            return state.changedInTransaction.sorted()
+        }
+        if !changed.isEmpty { announce(changed) }
+    }
+
+    /// The object this one is nested in, if any.
+    final var embeddingParent: AppSettingsObject? {
+        _state.withLock { $0.parent?.object }
+    }
+
+    /// Makes this object a nested setting of `parent`: stored in the parent's archive, and its
+    /// changes make the parent unsaved.
+    final func embed(in parent: AppSettingsObject) {
+        let wasStandalone = _state.withLock { state in
+            defer { state.parent = WeakSettingsObject(object: parent) }
+            return state.parent == nil
+        }
+        if wasStandalone, !isUnpublished {
+            StoreRegistry.unregister(self)
+        }
+    }
+
+    /// A new instance of the same class bound to the same store that nobody else sees, with the
+    /// developer defaults of its declarations or, with `copyingValues`, this object's values.
+    final func makeScratchCopy(copyingValues: Bool) -> AppSettingsObject {
+        let scratch = LoadSuppression.withSuppressedLoading { type(of: self).init(userDefaults: userDefaults) }
+        if copyingValues { scratch.copyValues(from: self) }
+        return scratch
+    }
+
+    /// Copies every value (nested ones into the nested objects) and the load state from `source`.
+    final func copyValues(from source: AppSettingsObject) {
+        let values = source._state.withLock { state in
+            (source.slots.map { $0.anyValue }, state.unknownStoredValues, state.storedSchemaVersion)
+        }
+        _state.withLock { state in
+            for (slot, value) in zip(slots, values.0) where slot.nestedObject == nil { _ = slot.assign(value) }
+            state.unknownStoredValues = values.1
+            state.storedSchemaVersion = values.2
+        }
+        for (slot, sourceSlot) in zip(slots, source.slots) {
+            if let nested = slot.nestedObject, let sourceNested = sourceSlot.nestedObject {
+                nested.copyValues(from: sourceNested)
+            }
+        }
+    }
+
+    /// Takes over the values of an unpublished `scratch` of the same class in one step, then
+    /// announces every setting that changed in one notification.
+    final func adopt(_ scratch: AppSettingsObject, markingSaved: Bool, takingLoadState: Bool) {
+        inTransaction {
+            for (slot, scratchSlot) in zip(slots, scratch.slots) {
+                if let nested = slot.nestedObject, let scratchNested = scratchSlot.nestedObject {
+                    nested.adopt(scratchNested, markingSaved: markingSaved, takingLoadState: takingLoadState)
+                }
+            }
+            let loadState = scratch._state.withLock { $0 }
+            let changed = _state.withLock { state -> [Int] in
+                var changed: [Int] = []
+                for (slot, scratchSlot) in zip(slots, scratch.slots) where slot.nestedObject == nil {
+                    if slot.assign(scratchSlot.anyValue) { changed.append(slot.index) }
+                }
+                if changed.contains(where: { !slots[$0].isConstant }) { state.generation &+= 1 }
+                if takingLoadState {
+                    state.unknownStoredValues = loadState.unknownStoredValues
+                    state.storedSchemaVersion = loadState.storedSchemaVersion
+                    state.unreadableStoredObject = loadState.unreadableStoredObject
+                    state.lastLoadError = loadState.lastLoadError
+                }
+                if markingSaved { state.savedGeneration = state.generation }
+                return changed
+            }
+            announce(changed)
+        }
+    }
+}

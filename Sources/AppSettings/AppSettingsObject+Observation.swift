@@ -1,0 +1,146 @@
+import Foundation
+import Observation
+import Synchronization
+
+/// Settings objects are observable per setting: reading `settings.soundLevel` inside
+/// `withObservationTracking` (or a SwiftUI view's `body`) tracks that setting only.
+extension AppSettingsObject: Observable {}
+
+/// What a settings object reports through ``AppSettingsObject/changes``.
+public enum AppSettingsChange: Sendable, Equatable {
+    /// These settings of this object changed value (by stored name, in declaration order).
+    case settingsChanged([String])
+    /// Another instance bound to the same `UserDefaults` and key wrote or removed the stored set.
+    /// This object keeps its values; call ``AppSettingsObject/resetToUserDefaults()`` to load it.
+    case storedSettingsChanged
+}
+
+extension AppSettingsObject {
+    /// Posted on `NotificationCenter.default`, with the settings object as `object`, after
+    /// settings changed value. `userInfo[changedSettingNamesKey]` is a `[String]` of their names.
+    ///
+    /// One assignment posts one notification; ``synchronizeToUserDefaults()`` posts none,
+    /// and ``resetToUserDefaults()``, ``resetToDeveloperDefaults()``, ``removeFromUserDefaults()``
+    /// and ``update(from:)`` post one naming every setting whose value changed.
+    public static let didChangeNotification = Notification.Name("AppSettingsObjectDidChange")
+
+    /// Posted on `NotificationCenter.default`, with a settings object as `object`, when another
+    /// instance bound to the same `UserDefaults` and key synchronized or removed the stored set.
+    /// The object keeps its own values and unsaved changes.
+    public static let storedSettingsDidChangeNotification = Notification.Name("AppSettingsObjectStoredSettingsDidChange")
+
+    /// The `userInfo` key of ``didChangeNotification`` whose value lists the changed settings.
+    public static let changedSettingNamesKey = "changedSettingNames"
+
+    /// Every change of this object, as it happens, for as many consumers as you like.
+    ///
+    /// ```swift
+    /// for await change in settings.changes {
+    ///     if case .settingsChanged(let names) = change { print("changed:", names) }
+    /// }
+    /// ```
+    ///
+    /// Each access returns a new sequence that receives the changes after it was made. A
+    /// consumer that falls behind keeps the newest 64 events and never blocks a setter. The
+    /// sequence does not keep the object alive; it ends when the object goes away.
+    public final var changes: AsyncStream<AppSettingsChange> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: AppSettingsChange.self,
+            bufferingPolicy: .bufferingNewest(64)
+        )
+        let id = UUID()
+        _state.withLock { $0.continuations[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?._state.withLock { $0.continuations.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// The values of one setting: the current value first, then each new one.
+    ///
+    /// ```swift
+    /// for await level in settings.values(of: \.soundLevel) { player.volume = level }
+    /// ```
+    ///
+    /// The sequence does not keep the object alive; it ends when the object goes away. A value
+    /// that is set and set back before the consumer looks is not reported.
+    public final func values<Root: AppSettingsObject, Value: SettingValue & Sendable>(
+        of keyPath: any KeyPath<Root, Value> & Sendable
+    ) -> AsyncStream<Value> {
+        guard let root = self as? Root else { return AsyncStream { $0.finish() } }
+        let changes = self.changes
+        let current = root[keyPath: keyPath]
+        return AsyncStream(bufferingPolicy: .bufferingNewest(64)) { [weak root] continuation in
+            continuation.yield(current)
+            let task = Task {
+                var last = current
+                for await change in changes {
+                    guard case .settingsChanged = change else { continue }
+                    guard let root else { break }
+                    let value = root[keyPath: keyPath]
+                    if !Value._isSameSettingValue(last, value) {
+                        last = value
+                        continuation.yield(value)
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Finishes every change sequence; called when the object goes away.
+    final func finishChangeSequences() {
+        let continuations = _state.withLock { state in
+            defer { state.continuations = [:] }
+            return Array(state.continuations.values)
+        }
+        for continuation in continuations { continuation.finish() }
+    }
+
+    /// Told by the registry that another instance wrote the stored set.
+    final func storedSettingsDidChange() {
+        let continuations = _state.withLock { Array($0.continuations.values) }
+        NotificationCenter.default.post(name: Self.storedSettingsDidChangeNotification, object: self)
+        for continuation in continuations { continuation.yield(.storedSettingsChanged) }
+    }
+}
+
+/// The live (published, not nested) settings objects of this process by store, so that a
+/// synchronization can tell the other instances of the same suite and key.
+enum StoreRegistry {
+    private static let objects = Mutex<[String: [WeakSettingsObject]]>([:])
+
+    private static func identity(of object: AppSettingsObject) -> String {
+        #if os(Linux)
+            let suite = SettingsStore(userDefaults: object.userDefaults, key: "").domainName
+        #else
+            let suite = "\(ObjectIdentifier(object.userDefaults))"
+        #endif
+        return suite + "\u{0}" + object.userDefaultsKey
+    }
+
+    static func register(_ object: AppSettingsObject) {
+        let identity = identity(of: object)
+        objects.withLock { objects in
+            objects[identity, default: []].removeAll { $0.object == nil }
+            objects[identity, default: []].append(WeakSettingsObject(object: object))
+        }
+    }
+
+    static func unregister(_ object: AppSettingsObject) {
+        let identity = identity(of: object)
+        objects.withLock { objects in
+            objects[identity]?.removeAll { $0.object == nil || $0.object === object }
+            if objects[identity]?.isEmpty == true { objects[identity] = nil }
+        }
+    }
+
+    static func storeDidChange(_ writer: AppSettingsObject) {
+        let identity = identity(of: writer)
+        let others = objects.withLock { objects in
+            (objects[identity] ?? []).compactMap(\.object).filter { $0 !== writer }
+        }
+        for other in others { other.storedSettingsDidChange() }
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import Observation
+import Synchronization
+
+/// The base class of a typed settings set that is stored as one keyed archive in `UserDefaults`.
+///
+/// Subclass it, declare each setting as a ``Setting`` property with its developer default, and
+/// decide yourself when the set is written and when it is thrown back to what is stored:
+///
+/// ```swift
+/// final class MySettings: AppSettingsObject, @unchecked Sendable {
+///     @Setting var dontDimScreen = false
+///     @Setting(validate: { min(max($0, 0), 1) }) var soundLevel: Float = 0.7
+///     @Setting var theme = Theme.light
+///
+///     override var userDefaultsKeyPostfix: String { "MyAppsSettings" }
+/// }
+///
+/// MySettings.shared.soundLevel = 0.85
+/// try MySettings.shared.synchronizeToUserDefaults()   // write the whole set
+/// try MySettings.shared.resetToUserDefaults()         // revert to what is stored
+/// ```
+///
+/// Every member may be called from any thread. Each `@Setting` is guarded by the object's lock;
+/// a subclass restates `@unchecked Sendable` because any plain stored `var` it adds is its own to
+/// guard.
+open class AppSettingsObject: NSObject, @unchecked Sendable {
+    /// Mutable state shared by all settings of one object, guarded by ``_state``.
+    @usableFromInline
+    struct State {
+        /// Counts changes to stored settings; unsaved while it differs from `savedGeneration`.
+        @usableFromInline var generation: UInt64 = 0
+        var savedGeneration: UInt64 = 0
+        /// Stored values of settings this class does not declare: carried over on every sync.
+        var unknownStoredValues: [String: _StoredValue] = [:]
+        var storedSchemaVersion: Int?
+        /// What was stored when a load could not use all of it: backed up before it is replaced.
+        var unreadableStoredObject: StoredObject?
+        var lastLoadError: AppSettingsError?
+        var parent: WeakSettingsObject?
+        var transactionDepth = 0
+        var changedInTransaction: Set<Int> = []
+        var continuations: [UUID: AsyncStream<AppSettingsChange>.Continuation] = [:]
+    }
+
+    /// The lock and the state it guards; `@Setting` values are guarded by it too.
+    @usableFromInline let _state = Mutex(State())
+    /// Observation's registrar, for per-setting tracking.
+    @usableFromInline let _registrar = ObservationRegistrar()
+
+    /// The `UserDefaults` this set is stored in.
+    public let userDefaults: UserDefaults
+
+    /// The slots of all `@Setting` properties, in declaration order (superclass first).
+    private(set) final var slots: [AnySettingSlot] = []
+    private(set) final var layout = SettingsLayout.empty
+    private var cachedKey = ""
+    /// A scratch copy, or an object still initializing: not yet visible to anyone else.
+    final var isUnpublished = true
+
+    /// Creates a settings set bound to `userDefaults`: developer defaults first, then what is
+    /// stored, if anything.
+    ///
+    /// An initializer never throws: when the stored state cannot be used, the settings concerned
+    /// keep their developer defaults, the stored bytes stay untouched, and ``lastLoadError``
+    /// says what happened.
+    ///
+    /// - Parameter userDefaults: Where the set is stored: `.standard`, or a suite for an app
+    ///   group or a separate set.
+    public required init(userDefaults: UserDefaults = .standard) {
+        self.userDefaults = userDefaults
+        super.init()
+        attachSlots()
+        if !LoadSuppression.isActive {
+            loadAtInitialization()
+            publish()
+        }
+    }
+
+    /// Decodes a settings object from another archive (see ``encode(with:)``), bound to
+    /// `UserDefaults.standard`. Values that do not fit keep their developer defaults, reported by
+    /// ``lastLoadError``.
+    public required init?(coder: NSCoder) {
+        self.userDefaults = .standard
+        super.init()
+        attachSlots()
+        resetToDeveloperDefaults()
+        let decoded = coder.decodeObject(of: Self.codingClasses, forKey: Self.codingSettingsKey)
+        if let decoded, case .dictionary(let entries)? = _StoredValue(propertyListValue: decoded) {
+            var problems: [(setting: String, reason: String)] = []
+            let unknown = apply(entries, path: "", problems: &problems)
+            _state.withLock { state in
+                state.unknownStoredValues = unknown
+                if !problems.isEmpty {
+                    state.lastLoadError = .unreadableSettings(
+                        key: userDefaultsKey,
+                        settings: problems.map(\.setting),
+                        reasons: problems.map { "\($0.setting): \($0.reason)" }
+                    )
+                }
+            }
+        }
+        publish()
+    }
+
+    deinit {
+        if !isUnpublished { StoreRegistry.unregister(self) }
+        finishChangeSequences()
+    }
+
+    private func attachSlots() {
+        (slots, layout) = SettingsLayout.attach(to: self)
+        cachedKey = Self.keyPrefix + userDefaultsKeyPostfix
+        for slot in slots {
+            if let nested = slot.nestedObject { nested.embed(in: self) }
+        }
+    }
+
+    // MARK: Keys
+
+    static let keyPrefix = "AppSettings."
+
+    /// The last part of ``userDefaultsKey``; by default the subclass's name.
+    ///
+    /// Override it to keep the key when you rename the class, or to store two classes' sets
+    /// apart. It must not be empty.
+    open var userDefaultsKeyPostfix: String {
+        String(describing: type(of: self))
+    }
+
+    /// The full `UserDefaults` key of this set: `"AppSettings."` followed by ``userDefaultsKeyPostfix``.
+    public final var userDefaultsKey: String { cachedKey }
+
+    // MARK: The shared instance
+
+    /// The one instance of this subclass bound to `UserDefaults.standard`, created on first use.
+    ///
+    /// Each subclass has its own; it is created exactly once even when many threads ask at the
+    /// same moment.
+    public static var shared: Self {
+        let instance = SharedInstances.instance(of: self) { self.init(userDefaults: .standard) }
+        // The registry stores what `self.init` created for exactly this class.
+        return unsafeDowncast(instance, to: self)
+    }
+
+    // MARK: Developer defaults and hooks
+
+    /// Restores every setting to its developer default.
+    ///
+    /// The default implementation restores each `@Setting` to its declared initial value. An
+    /// override may call `super` and then adjust settings; those adjustments become part of the
+    /// developer defaults. On a settings object in use, the reset is prepared on a scratch copy
+    /// (running your override there) and applied in one step, so other threads never see a
+    /// half-reset set and observers get one notification.
+    open func resetToDeveloperDefaults() {
+        if isUnpublished {
+            _state.withLock { _ in
+                for slot in slots where slot.nestedObject == nil {
+                    _ = slot.assign(slot.initialValueForAssignment())
+                }
+            }
+            for slot in slots { slot.nestedObject?.resetToDeveloperDefaults() }
+            return
+        }
+        let scratch = makeScratchCopy(copyingValues: false)
+        scratch.resetToDeveloperDefaults()
+        adopt(scratch, markingSaved: false, takingLoadState: false)
+    }
+
+    /// Called after values were read from storage or from a dictionary, on the object being
+    /// filled, before anyone else sees the new values: check settings against each other here.
+    ///
+    /// ```swift
+    /// override func checkAfterDecode() {
+    ///     if maximumVolume < volume { volume = maximumVolume }
+    /// }
+    /// ```
+    open func checkAfterDecode() {}
+
+    /// The version of this class's stored layout; raise it when a migration is needed.
+    open class var schemaVersion: Int { 0 }
+
+    /// Migrates stored values written with an older ``schemaVersion``.
+    ///
+    /// Called before values are loaded when the stored schema version is lower than this class's.
+    /// `values` holds the stored settings by stored name, in property-list form (`nil` as
+    /// `NSNull`); change, rename or remove entries. A thrown error keeps the stored values
+    /// unmigrated and is reported by ``lastLoadError``.
+    ///
+    /// - Parameters:
+    ///   - values: The stored settings, to change in place.
+    ///   - fromSchemaVersion: The schema version they were stored with.
+    open func migrate(_ values: inout [String: Any], fromSchemaVersion: Int) throws {}
+
+    // MARK: State
+
+    /// Whether a stored setting changed since the last load or synchronization.
+    public final var hasUnsavedChanges: Bool {
+        _state.withLock { $0.generation != $0.savedGeneration }
+    }
+
+    /// What went wrong in the last load (at initialization or in ``resetToUserDefaults()``), or
+    /// `nil` if everything stored was used.
+    public final var lastLoadError: AppSettingsError? {
+        _state.withLock { $0.lastLoadError }
+    }
+
+    // MARK: Reading and writing settings
+
+    /// Reads a setting's value; used by ``Setting``.
+    @inlinable
+    final func _readSetting<Value>(_ slot: SettingSlot<Value>) -> Value {
+        _registrar.access(self, keyPath: slot.observationKeyPath)
+        return _state.withLock { _ in slot.value }
+    }
+
+    /// Validates and writes a setting's value; used by ``Setting``.
+    @inlinable
+    final func _writeSetting<Value>(_ slot: SettingSlot<Value>, _ newValue: Value) {
+        let value = slot.validate.map { $0(newValue) } ?? newValue
+        let changed = _state.withLock { state in
+            guard !Value._isSameSettingValue(slot.value, value) else { return false }
+            slot.value = value
+            state.generation &+= 1
+            return true
+        }
+        if changed { _settingDidChange(slot) }
+    }
+
+    // MARK: Equality and description
+
+    /// Equal when of the same class with the same value in every stored setting (nested
+    /// settings compared by value); `const` settings are not compared.
+    open override func isEqual(_ object: Any?) -> Bool {
+        settingsAreEqual(to: object)
+    }
+
+    /// A hash consistent with ``isEqual(_:)``: it combines the class and the stored values.
+    open override var hash: Int {
+        settingsHash
+    }
+
+    /// The class, the key and every setting with its value, in declaration order.
+    open override var description: String {
+        settingsDescription
+    }
+
+    /// The identity Observation tracks for the setting at `index`.
+    final subscript(_observedSetting index: Int) -> Int { index }
+}
+
+/// A weak reference that can live in ``AppSettingsObject/State``.
+struct WeakSettingsObject {
+    weak var object: AppSettingsObject?
+}
+
+extension SettingsLayout {
+    static let empty = SettingsLayout(
+        propertyNames: [], names: [], isConstant: [], registrationOrder: [], slotTypes: [], error: nil
+    )
+}
+
+/// One instance per subclass, each created under its own lock so that creating one subclass's
+/// instance may use another's.
+enum SharedInstances {
+    private final class Entry: Sendable {
+        let instance = Mutex<AppSettingsObject?>(nil)
+    }
+
+    private static let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+
+    static func instance(of type: AppSettingsObject.Type, create: () -> AppSettingsObject) -> AppSettingsObject {
+        let entry = entries.withLock { entries in
+            if let entry = entries[ObjectIdentifier(type)] { return entry }
+            let entry = Entry()
+            entries[ObjectIdentifier(type)] = entry
+            return entry
+        }
+        return entry.instance.withLock { instance in
+            if let instance { return instance }
+            let created = create()
+            instance = created
+            return created
+        }
+    }
+}
+
+/// Lets a thread create settings objects that skip loading (scratch copies).
+enum LoadSuppression {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static var isActive: Bool { pthread_getspecific(key) != nil }
+
+    static func withSuppressedLoading<T>(_ body: () -> T) -> T {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
+        defer { pthread_setspecific(key, previous) }
+        return body()
+    }
+}

@@ -1,0 +1,439 @@
+import Foundation
+
+/// The layout of a stored settings set: an `NSKeyedArchiver` archive whose root is an
+/// `NSDictionary` of Foundation objects only, so that any reader with Foundation can open it and
+/// no class name of the app is stored (renaming a class or module loses nothing).
+///
+/// ```
+/// root: NSDictionary {
+///     "formatVersion": 1,
+///     "schemaVersion": <the subclass's schemaVersion>,
+///     "settings": NSDictionary { <stored name>: <value>, … }   // nested settings: NSDictionary
+/// }
+/// ```
+enum KeyedArchive {
+    static let formatVersion: Int64 = 1
+    static let formatVersionKey = "formatVersion"
+    static let schemaVersionKey = "schemaVersion"
+    static let settingsKey = "settings"
+    /// Deeper nesting than this is refused: no settings set needs it, and it bounds recursion.
+    static let maximumDepth = 64
+}
+
+/// Encodes stored values as an `NSKeyedArchiver` archive in binary property-list form.
+///
+/// It writes exactly what Foundation's archiver writes for the same `NSDictionary`, `NSArray`,
+/// `NSSet`, `NSDate`, `NSURL`, `NSUUID`, `NSNull`, `NSString`, `NSNumber` and `NSData` objects,
+/// without creating any of those objects: the property list is built directly.
+struct KeyedArchiveWriter {
+    private var plist = BinaryPropertyListWriter(capacity: 256)
+    /// `$objects`: plist indices; a UID is a position here.
+    private var archiveObjects: [Int] = []
+    /// Archive UIDs of objects already written, by plist index (scalars are uniqued by the plist).
+    private var uidOfPlistIndex: [Int: UInt32] = [:]
+    private var classUIDs: [String: UInt32] = [:]
+    private var nullObjectUID: UInt32?
+    private let classKey: Int
+    private let objectsKey: Int
+    private let keysKey: Int
+
+    init() {
+        archiveObjects.append(plist.add(.string("$null")))
+        classKey = plist.add(.string("$class"))
+        objectsKey = plist.add(.string("NS.objects"))
+        keysKey = plist.add(.string("NS.keys"))
+    }
+
+    /// Archives a root dictionary whose entries keep the given order.
+    static func archive(root entries: [(String, _StoredValue)]) -> Data {
+        var writer = KeyedArchiveWriter()
+        let root = writer.encodeDictionary(entries)
+        return writer.finish(root: root)
+    }
+
+    private mutating func uid(ofPlistIndex index: Int) -> UInt32 {
+        if let uid = uidOfPlistIndex[index] { return uid }
+        let uid = UInt32(archiveObjects.count)
+        archiveObjects.append(index)
+        uidOfPlistIndex[index] = uid
+        return uid
+    }
+
+    private mutating func reserveUID() -> UInt32 {
+        archiveObjects.append(-1)
+        return UInt32(archiveObjects.count - 1)
+    }
+
+    private mutating func reference(_ uid: UInt32) -> Int {
+        plist.add(.uid(uid))
+    }
+
+    private mutating func classReference(_ name: String) -> Int {
+        if let uid = classUIDs[name] { return reference(uid) }
+        let nameIndex = plist.add(.string(name))
+        let classes = plist.add(.array([nameIndex, plist.add(.string("NSObject"))]))
+        let description = plist.add(
+            .dictionary(
+                keys: [plist.add(.string("$classes")), plist.add(.string("$classname"))],
+                values: [classes, nameIndex]
+            )
+        )
+        let uid = self.uid(ofPlistIndex: description)
+        classUIDs[name] = uid
+        return reference(uid)
+    }
+
+    /// Writes an object dictionary `{ $class: name, key: value… }` into a reserved UID.
+    private mutating func fillObject(_ uid: UInt32, className: String, fields: [(Int, Int)]) {
+        var keys = [classKey]
+        var values = [classReference(className)]
+        for (key, value) in fields {
+            keys.append(key)
+            values.append(value)
+        }
+        archiveObjects[Int(uid)] = plist.add(.dictionary(keys: keys, values: values))
+    }
+
+    mutating func encode(_ value: _StoredValue) -> UInt32 {
+        switch value {
+        case .null:
+            if let nullObjectUID { return nullObjectUID }
+            let uid = reserveUID()
+            fillObject(uid, className: "NSNull", fields: [])
+            nullObjectUID = uid
+            return uid
+        case .bool(let bool): return uid(ofPlistIndex: plist.add(.bool(bool)))
+        case .integer(let integer): return uid(ofPlistIndex: plist.add(.integer(integer)))
+        case .unsignedInteger(let integer): return uid(ofPlistIndex: plist.add(.unsignedInteger(integer)))
+        case .float(let float): return uid(ofPlistIndex: plist.add(.float(float)))
+        case .double(let double): return uid(ofPlistIndex: plist.add(.double(double)))
+        case .string(let string): return uid(ofPlistIndex: plist.add(.string(string)))
+        case .data(let data): return uid(ofPlistIndex: plist.add(.data(data)))
+        case .date(let date):
+            let uid = reserveUID()
+            let time = plist.add(.double(date.timeIntervalSinceReferenceDate))
+            fillObject(uid, className: "NSDate", fields: [(plist.add(.string("NS.time")), time)])
+            return uid
+        case .url(let url):
+            let uid = reserveUID()
+            let relative = reference(encode(.string(url.absoluteString)))
+            fillObject(
+                uid,
+                className: "NSURL",
+                fields: [(plist.add(.string("NS.base")), reference(0)), (plist.add(.string("NS.relative")), relative)]
+            )
+            return uid
+        case .uuid(let uuid):
+            let uid = reserveUID()
+            let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+            fillObject(uid, className: "NSUUID", fields: [(plist.add(.string("NS.uuidbytes")), plist.add(.data(bytes)))])
+            return uid
+        case .array(let elements):
+            return encodeCollection(elements, className: "NSArray")
+        case .set(let elements):
+            return encodeCollection(elements, className: "NSSet")
+        case .dictionary(let entries):
+            return encodeDictionary(entries.sorted { $0.key < $1.key })
+        }
+    }
+
+    private mutating func encodeCollection(_ elements: [_StoredValue], className: String) -> UInt32 {
+        let uid = reserveUID()
+        var references = [Int]()
+        references.reserveCapacity(elements.count)
+        for element in elements { references.append(reference(encode(element))) }
+        fillObject(uid, className: className, fields: [(objectsKey, plist.add(.array(references)))])
+        return uid
+    }
+
+    mutating func encodeDictionary(_ entries: [(String, _StoredValue)]) -> UInt32 {
+        let uid = reserveUID()
+        var keys = [Int]()
+        var values = [Int]()
+        keys.reserveCapacity(entries.count)
+        values.reserveCapacity(entries.count)
+        for (key, value) in entries {
+            keys.append(reference(encode(.string(key))))
+            values.append(reference(encode(value)))
+        }
+        fillObject(
+            uid,
+            className: "NSDictionary",
+            fields: [(keysKey, plist.add(.array(keys))), (objectsKey, plist.add(.array(values)))]
+        )
+        return uid
+    }
+
+    mutating func finish(root: UInt32) -> Data {
+        let objects = plist.add(.array(archiveObjects))
+        let top = plist.add(.dictionary(keys: [plist.add(.string("root"))], values: [reference(root)]))
+        let rootIndex = plist.add(
+            .dictionary(
+                keys: [
+                    plist.add(.string("$archiver")), plist.add(.string("$objects")),
+                    plist.add(.string("$top")), plist.add(.string("$version")),
+                ],
+                values: [plist.add(.string("NSKeyedArchiver")), objects, top, plist.add(.integer(100_000))]
+            )
+        )
+        return plist.serialized(top: rootIndex)
+    }
+}
+
+/// Reads an `NSKeyedArchiver` archive of Foundation objects into stored values, defensively.
+///
+/// Only the classes that ``_StoredValue`` can represent are accepted; any other class name,
+/// a reference cycle, nesting deeper than ``KeyedArchive/maximumDepth`` or more objects than the
+/// bytes can honestly hold is an ``ArchiveFormatError``, never a trap. Foundation's unarchiver
+/// is never involved, so none of its fatal paths can be reached from stored bytes.
+struct KeyedArchiveReader {
+    private let plist: BinaryPropertyListReader
+    private let archiveObjects: [Int]
+    /// The UID of the root object.
+    let rootUID: Int
+    private var classNames: [Int: String] = [:]
+    private var visiting: Set<Int> = []
+    /// How many more values may be produced; shared sub-graphs count each time they are used.
+    private var budget: Int
+
+    init(_ data: Data) throws(ArchiveFormatError) {
+        let plist = try BinaryPropertyListReader(data)
+        guard case .dictionary(let keys, let values) = try plist.object(at: plist.topObject) else {
+            throw ArchiveFormatError("the property list is not a keyed archive (its root is not a dictionary)")
+        }
+        var top: [String: Int] = [:]
+        for (key, value) in zip(keys, values) { top[try plist.string(at: key)] = value }
+        guard let archiver = top["$archiver"], try plist.string(at: archiver) == "NSKeyedArchiver" else {
+            throw ArchiveFormatError("the property list is not an NSKeyedArchiver archive")
+        }
+        guard let objectsIndex = top["$objects"], case .array(let objects) = try plist.object(at: objectsIndex),
+            !objects.isEmpty
+        else {
+            throw ArchiveFormatError("the archive has no $objects array")
+        }
+        var rootReference: Int?
+        if let topIndex = top["$top"], case .dictionary(let topKeys, let topValues) = try plist.object(at: topIndex) {
+            for (key, value) in zip(topKeys, topValues) where try plist.string(at: key) == "root" {
+                rootReference = value
+            }
+        }
+        guard let rootReference, case .uid(let root) = try plist.object(at: rootReference), root < UInt64(objects.count)
+        else {
+            throw ArchiveFormatError("the archive has no valid root object")
+        }
+        self.plist = plist
+        self.archiveObjects = objects
+        self.rootUID = Int(root)
+        self.budget = data.count + 1024
+    }
+
+    private func uid(_ plistIndex: Int) throws(ArchiveFormatError) -> Int {
+        guard case .uid(let uid) = try plist.object(at: plistIndex) else {
+            throw ArchiveFormatError("expected an object reference")
+        }
+        guard uid < UInt64(archiveObjects.count) else {
+            throw ArchiveFormatError("object reference \(uid) is out of range")
+        }
+        return Int(uid)
+    }
+
+    private mutating func className(ofObjectFields fields: [String: Int]) throws(ArchiveFormatError) -> String {
+        guard let classField = fields["$class"] else { throw ArchiveFormatError("object has no $class") }
+        let classUID = try uid(classField)
+        if let name = classNames[classUID] { return name }
+        guard case .dictionary(let keys, let values) = try plist.object(at: archiveObjects[classUID]) else {
+            throw ArchiveFormatError("class description is not a dictionary")
+        }
+        for (key, value) in zip(keys, values) where try plist.string(at: key) == "$classname" {
+            let name = try plist.string(at: value)
+            classNames[classUID] = name
+            return name
+        }
+        throw ArchiveFormatError("class description has no $classname")
+    }
+
+    private func fields(_ keys: [Int], _ values: [Int]) throws(ArchiveFormatError) -> [String: Int] {
+        var result = [String: Int](minimumCapacity: keys.count)
+        for (key, value) in zip(keys, values) { result[try plist.string(at: key)] = value }
+        return result
+    }
+
+    /// The entries of the dictionary object with the given UID, values not yet decoded.
+    mutating func dictionaryEntries(uid: Int) throws(ArchiveFormatError) -> [(key: String, valueUID: Int)] {
+        guard case .dictionary(let keys, let values) = try plist.object(at: archiveObjects[uid]) else {
+            throw ArchiveFormatError("expected a dictionary object")
+        }
+        let fields = try fields(keys, values)
+        let name = try className(ofObjectFields: fields)
+        guard name == "NSDictionary" || name == "NSMutableDictionary" else {
+            throw ArchiveFormatError("expected an NSDictionary, found \(name)")
+        }
+        let keyUIDs = try references(fields["NS.keys"])
+        let valueUIDs = try references(fields["NS.objects"])
+        guard keyUIDs.count == valueUIDs.count else {
+            throw ArchiveFormatError("dictionary has \(keyUIDs.count) keys but \(valueUIDs.count) values")
+        }
+        var entries = [(key: String, valueUID: Int)]()
+        entries.reserveCapacity(keyUIDs.count)
+        for (keyUID, valueUID) in zip(keyUIDs, valueUIDs) {
+            guard case .string(let key) = try value(uid: keyUID, depth: 0) else {
+                throw ArchiveFormatError("dictionary key is not a string")
+            }
+            entries.append((key, valueUID))
+        }
+        return entries
+    }
+
+    private func references(_ field: Int?) throws(ArchiveFormatError) -> [Int] {
+        guard let field else { return [] }
+        guard case .array(let elements) = try plist.object(at: field) else {
+            throw ArchiveFormatError("expected an array of object references")
+        }
+        var result = [Int]()
+        result.reserveCapacity(elements.count)
+        for element in elements { result.append(try uid(element)) }
+        return result
+    }
+
+    /// Decodes the object with the given UID and everything it refers to.
+    mutating func value(uid: Int, depth: Int) throws(ArchiveFormatError) -> _StoredValue {
+        budget -= 1
+        guard budget >= 0 else { throw ArchiveFormatError("the archive expands to more objects than it can hold") }
+        guard depth <= KeyedArchive.maximumDepth else {
+            throw ArchiveFormatError("objects are nested deeper than \(KeyedArchive.maximumDepth) levels")
+        }
+        if uid == 0 { return .null }
+        switch try plist.object(at: archiveObjects[uid]) {
+        case .bool(let bool): return .bool(bool)
+        case .integer(let integer): return .integer(integer)
+        case .unsignedInteger(let integer): return .unsignedInteger(integer)
+        case .float(let float): return .float(float)
+        case .double(let double): return .double(double)
+        case .string(let string): return .string(string)
+        case .data(let data): return .data(data)
+        case .dictionary(let keys, let values):
+            guard visiting.insert(uid).inserted else {
+                throw ArchiveFormatError("the archive's objects refer to each other in a cycle")
+            }
+            defer { visiting.remove(uid) }
+            return try object(fields: fields(keys, values), objectUID: uid, depth: depth)
+        case .date, .uid, .array, .set:
+            throw ArchiveFormatError("object \(uid) is not a valid archived object")
+        }
+    }
+
+    private mutating func object(fields: [String: Int], objectUID: Int, depth: Int) throws(ArchiveFormatError)
+        -> _StoredValue
+    {
+        let name = try className(ofObjectFields: fields)
+        switch name {
+        case "NSDictionary", "NSMutableDictionary":
+            var result = [String: _StoredValue]()
+            for entry in try dictionaryEntries(uid: objectUID) {
+                result[entry.key] = try value(uid: entry.valueUID, depth: depth + 1)
+            }
+            return .dictionary(result)
+        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
+            var elements = [_StoredValue]()
+            for element in try references(fields["NS.objects"]) {
+                elements.append(try value(uid: element, depth: depth + 1))
+            }
+            return name.hasSuffix("Set") ? .set(elements) : .array(elements)
+        case "NSDate":
+            guard let timeField = fields["NS.time"] else { throw ArchiveFormatError("NSDate has no NS.time") }
+            switch try plist.object(at: timeField) {
+            case .double(let time): return .date(Date(timeIntervalSinceReferenceDate: time))
+            case .float(let time): return .date(Date(timeIntervalSinceReferenceDate: Double(time)))
+            case .integer(let time): return .date(Date(timeIntervalSinceReferenceDate: Double(time)))
+            default: throw ArchiveFormatError("NSDate has no valid NS.time")
+            }
+        case "NSURL":
+            guard let relativeField = fields["NS.relative"],
+                case .string(let relative) = try value(uid: uid(relativeField), depth: depth + 1)
+            else {
+                throw ArchiveFormatError("NSURL has no NS.relative string")
+            }
+            var base: URL?
+            if let baseField = fields["NS.base"] {
+                switch try value(uid: uid(baseField), depth: depth + 1) {
+                case .null: base = nil
+                case .url(let baseURL): base = baseURL
+                default: throw ArchiveFormatError("NSURL has an NS.base that is not a URL")
+                }
+            }
+            guard let url = URL(string: relative, relativeTo: base) else {
+                throw ArchiveFormatError("NSURL string is not a valid URL")
+            }
+            return .url(base == nil ? url : url.absoluteURL)
+        case "NSUUID":
+            guard let bytesField = fields["NS.uuidbytes"], case .data(let bytes) = try plist.object(at: bytesField),
+                bytes.count == 16
+            else {
+                throw ArchiveFormatError("NSUUID has no 16-byte NS.uuidbytes")
+            }
+            let uuid = bytes.withUnsafeBytes { raw in
+                UUID(uuid: raw.loadUnaligned(as: uuid_t.self))
+            }
+            return .uuid(uuid)
+        case "NSNull":
+            return .null
+        case "NSString", "NSMutableString":
+            guard let field = fields["NS.string"], case .string(let string) = try plist.object(at: field) else {
+                throw ArchiveFormatError("\(name) has no NS.string")
+            }
+            return .string(string)
+        case "NSData", "NSMutableData":
+            guard let field = fields["NS.data"], case .data(let data) = try plist.object(at: field) else {
+                throw ArchiveFormatError("\(name) has no NS.data")
+            }
+            return .data(data)
+        default:
+            throw ArchiveFormatError("class \(name) is not one a setting can be stored as")
+        }
+    }
+}
+
+extension KeyedArchiveReader {
+    /// The Foundation classes a nested archive may contain besides the caller's own.
+    static let foundationClassNames: Set<String> = [
+        "NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray", "NSSet", "NSMutableSet",
+        "NSString", "NSMutableString", "NSNumber", "NSData", "NSMutableData", "NSDate", "NSURL", "NSUUID", "NSNull",
+    ]
+
+    /// Checks a whole archive before Foundation's unarchiver sees it: every reference in range,
+    /// every object's class described properly and named in `allowing` or
+    /// ``foundationClassNames``.
+    static func validateObjectGraph(_ data: Data, allowing classNames: Set<String>) throws(ArchiveFormatError) {
+        var reader = try KeyedArchiveReader(data)
+        let allowed = classNames.union(foundationClassNames)
+        for plistIndex in reader.archiveObjects {
+            let object = try reader.plist.object(at: plistIndex)
+            guard case .dictionary(let keys, let values) = object else {
+                if case .uid = object { throw ArchiveFormatError("a bare reference stands in $objects") }
+                continue
+            }
+            let fields = try reader.fields(keys, values)
+            if fields["$classname"] != nil { continue }
+            let name = try reader.className(ofObjectFields: fields)
+            guard allowed.contains(name) else {
+                throw ArchiveFormatError("class \(name) is not allowed in this archive")
+            }
+            for (key, value) in fields where key != "$class" {
+                try reader.checkReferences(in: value, depth: 0)
+            }
+        }
+    }
+
+    /// Checks that every UID inside the plist object at `index` (arrays of them included) is in range.
+    private func checkReferences(in index: Int, depth: Int) throws(ArchiveFormatError) {
+        guard depth < 4 else { throw ArchiveFormatError("object fields are nested too deeply") }
+        switch try plist.object(at: index) {
+        case .uid: _ = try uid(index)
+        case .array(let elements), .set(let elements):
+            for element in elements { try checkReferences(in: element, depth: depth + 1) }
+        case .dictionary(let keys, let values):
+            for element in keys + values { try checkReferences(in: element, depth: depth + 1) }
+        default: break
+        }
+    }
+}

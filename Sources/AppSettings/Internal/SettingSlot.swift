@@ -1,0 +1,147 @@
+import Foundation
+
+/// One setting of one settings object: its value and what is needed to store it.
+///
+/// `value` is guarded by the owning object's lock; every other property is set before the
+/// object is published and never changes after.
+@usableFromInline
+class AnySettingSlot: @unchecked Sendable {
+    /// The Swift property name, without the wrapper's leading underscore.
+    final var propertyName = ""
+    /// The name stored, exported and listed: the explicit stored name or the property name.
+    final var name = ""
+    /// Whether the `const` rule keeps this setting out of storage.
+    final var isConstant = false
+    /// The position in the owner's declaration order.
+    @usableFromInline final var index = 0
+    /// What Observation tracks for this setting.
+    @usableFromInline final var observationKeyPath: KeyPath<AppSettingsObject, Int> = ObservationKeys.placeholder
+    final let explicitStoredName: String?
+
+    init(explicitStoredName: String?) {
+        self.explicitStoredName = explicitStoredName
+    }
+
+    // The members below are overridden by `SettingSlot`; all but `decode` run under the owner's lock.
+
+    /// The stored form of a value taken from `anyValue`.
+    func storedValue(of value: Any) throws -> _StoredValue { .null }
+    /// Converts and validates a stored value; the result is passed to `assign`. Runs unlocked.
+    func decode(_ stored: _StoredValue) throws -> Any { () }
+    /// The validated developer default, ready for `assign`.
+    func initialValueForAssignment() -> Any { () }
+    /// Assigns what `decode` or `initialValueForAssignment` returned; tells whether it changed anything.
+    func assign(_ value: Any) -> Bool { false }
+    /// The current value, as `Any`.
+    var anyValue: Any { () }
+    /// The settings object the value is, when it is a nested one.
+    var nestedObject: AppSettingsObject? { nil }
+    /// Whether this slot holds `value` (one taken from `anyValue` of a slot of the same type).
+    func hasSameValue(as value: Any) -> Bool { false }
+    /// The value as text, for `description`.
+    var valueDescription: String { "" }
+    /// The Swift type of the value, for messages.
+    var valueTypeName: String { "" }
+}
+
+/// The slot of a setting whose value has type `Value`.
+@usableFromInline
+final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendable {
+    @usableFromInline var value: Value
+    let initialValue: Value
+    @usableFromInline let validate: (@Sendable (Value) -> Value)?
+
+    init(initialValue: Value, storedName: String?, validate: (@Sendable (Value) -> Value)?) {
+        self.value = initialValue
+        self.initialValue = initialValue
+        self.validate = validate
+        super.init(explicitStoredName: storedName)
+    }
+
+    override func storedValue(of value: Any) throws -> _StoredValue {
+        guard let value = value as? Value else {
+            throw _StoredValueMismatch(expected: Value.self, foundDescription: "\(type(of: value))")
+        }
+        return try Value._storedValue(of: value)
+    }
+
+    override func decode(_ stored: _StoredValue) throws -> Any {
+        let decoded = try Value._value(from: stored)
+        return validate?(decoded) ?? decoded
+    }
+
+    override func initialValueForAssignment() -> Any { initialValue }
+
+    override func assign(_ newValue: Any) -> Bool {
+        guard let newValue = newValue as? Value, !Value._isSameSettingValue(value, newValue) else { return false }
+        value = newValue
+        return true
+    }
+
+    override var anyValue: Any { value }
+
+    override var nestedObject: AppSettingsObject? { value as? AppSettingsObject }
+
+    override func hasSameValue(as other: Any) -> Bool {
+        guard let other = other as? Value else { return false }
+        return Value._isSameSettingValue(value, other)
+    }
+
+    override var valueDescription: String { String(describing: value) }
+
+    override var valueTypeName: String { String(describing: Value.self) }
+}
+
+/// Hands the slots that `Setting.init` creates to the settings object being initialized.
+///
+/// Swift initializes a subclass's stored properties (and so creates its `@Setting` slots) before
+/// it calls up to `AppSettingsObject.init`, on the same thread. Each `Setting.init` pushes its
+/// slot on a per-thread stack; `AppSettingsObject.init` pops the number of slots its class
+/// declares. A nested settings object created in a property initializer pushes and pops its own
+/// slots in between, so the stack stays balanced. The first instance of each class checks the
+/// popped slots against `Mirror` and records their order; later instances skip the `Mirror` walk.
+enum SlotRegistration {
+    private final class Stack {
+        var slots: [AnySettingSlot] = []
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            #else
+                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+            #endif
+        }
+        return key
+    }()
+
+    private static var stack: Stack {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Stack>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let stack = Stack()
+        pthread_setspecific(key, Unmanaged.passRetained(stack).toOpaque())
+        return stack
+    }
+
+    static func push(_ slot: AnySettingSlot) {
+        stack.slots.append(slot)
+    }
+
+    /// Removes and returns the `count` slots pushed last, oldest first; `nil` if there are fewer.
+    static func pop(_ count: Int) -> [AnySettingSlot]? {
+        let stack = self.stack
+        guard stack.slots.count >= count else { return nil }
+        let popped = Array(stack.slots.suffix(count))
+        stack.slots.removeLast(count)
+        return popped
+    }
+
+    /// Removes the given slots wherever they are (after a `Mirror` walk found them).
+    static func remove(_ slots: [AnySettingSlot]) {
+        let identities = Set(slots.map(ObjectIdentifier.init))
+        stack.slots.removeAll { identities.contains(ObjectIdentifier($0)) }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+
+/// What is known about the `@Setting` properties of one settings class, found once by `Mirror`
+/// and reused by every later instance.
+struct SettingsLayout: Sendable {
+    /// Property names in declaration order, superclass first.
+    let propertyNames: [String]
+    /// The stored names, in the same order.
+    let names: [String]
+    /// Which settings fall under the `const` rule.
+    let isConstant: [Bool]
+    /// For each declaration-order position, where its slot is in the popped registration order.
+    let registrationOrder: [Int]
+    /// The slot class of each position, to check later instances cheaply.
+    let slotTypes: [ObjectIdentifier]
+    /// A problem with the declarations (duplicate or invalid stored names).
+    let error: AppSettingsError?
+
+    private static let cache = Mutex<[ObjectIdentifier: SettingsLayout]>([:])
+
+    /// The `const` rule: `const` followed by an uppercase letter, a digit or `_`.
+    static func isConstantName(_ name: String) -> Bool {
+        guard name.hasPrefix("const"), let next = name.dropFirst(5).first else { return false }
+        return next.isUppercase || next.isNumber || next == "_"
+    }
+
+    /// Returns the slots of `object` in declaration order, with names set, using the cached layout
+    /// of its class or building it.
+    static func attach(to object: AppSettingsObject) -> (slots: [AnySettingSlot], layout: SettingsLayout) {
+        let type = ObjectIdentifier(Swift.type(of: object))
+        if let layout = cache.withLock({ $0[type] }), let popped = SlotRegistration.pop(layout.slotTypes.count) {
+            let slots = layout.registrationOrder.map { popped[$0] }
+            if zip(slots, layout.slotTypes).allSatisfy({ ObjectIdentifier(Swift.type(of: $0.0)) == $0.1 }) {
+                layout.name(slots)
+                return (slots, layout)
+            }
+            // Something pushed slots outside an initializer: put them back and take the slow path.
+            for slot in popped { SlotRegistration.push(slot) }
+        }
+        let (slots, layout) = discover(object)
+        cache.withLock { $0[type] = layout }
+        layout.name(slots)
+        return (slots, layout)
+    }
+
+    private func name(_ slots: [AnySettingSlot]) {
+        for (index, slot) in slots.enumerated() {
+            slot.index = index
+            slot.propertyName = propertyNames[index]
+            slot.name = names[index]
+            slot.isConstant = isConstant[index]
+            slot.observationKeyPath = ObservationKeys.keyPath(for: index)
+        }
+    }
+
+    private static func discover(_ object: AppSettingsObject) -> ([AnySettingSlot], SettingsLayout) {
+        var levels: [[(label: String, slot: AnySettingSlot)]] = []
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror, current.subjectType != AppSettingsObject.self {
+            var level: [(label: String, slot: AnySettingSlot)] = []
+            for child in current.children {
+                guard let wrapper = child.value as? any _SettingWrapper, let label = child.label else { continue }
+                level.append((label.hasPrefix("_") ? String(label.dropFirst()) : label, wrapper._slot))
+            }
+            levels.append(level)
+            mirror = current.superclassMirror
+        }
+        let found = levels.reversed().flatMap { $0 }
+        SlotRegistration.remove(found.map(\.slot))
+        // Registration pushes subclass properties first; record where each declared one lands.
+        let pushed = levels.flatMap { $0 }
+        let registrationOrder = found.map { entry in pushed.firstIndex { $0.slot === entry.slot } ?? 0 }
+        var names: [String] = []
+        var error: AppSettingsError?
+        let className = String(describing: Swift.type(of: object))
+        for entry in found {
+            let name = entry.slot.explicitStoredName ?? entry.label
+            if let explicit = entry.slot.explicitStoredName,
+                explicit.isEmpty || explicit.hasPrefix("$") || isConstantName(explicit)
+            {
+                error = error ?? .invalidStoredName(settingsClass: className, name: explicit)
+            }
+            if names.contains(name) { error = error ?? .duplicateStoredName(settingsClass: className, name: name) }
+            names.append(name)
+        }
+        let layout = SettingsLayout(
+            propertyNames: found.map(\.label),
+            names: names,
+            isConstant: found.map { isConstantName($0.label) },
+            registrationOrder: registrationOrder,
+            slotTypes: found.map { ObjectIdentifier(Swift.type(of: $0.slot)) },
+            error: error
+        )
+        return (found.map(\.slot), layout)
+    }
+}
+
+/// Lets `Mirror` results be recognized as settings without knowing their value type.
+protocol _SettingWrapper {
+    var _slot: AnySettingSlot { get }
+}
+
+extension Setting: _SettingWrapper {
+    var _slot: AnySettingSlot { slot }
+}
+
+/// One key path per setting position, shared by all classes: Observation only needs a stable,
+/// distinct identity per setting of an object.
+enum ObservationKeys {
+    /// The key path of a slot not yet attached to an object. Key paths are immutable.
+    nonisolated(unsafe) static let placeholder: KeyPath<AppSettingsObject, Int> = \AppSettingsObject.[_observedSetting: -1]
+
+    private static let keyPaths = Mutex<[KeyPath<AppSettingsObject, Int>]>([])
+
+    static func keyPath(for index: Int) -> KeyPath<AppSettingsObject, Int> {
+        keyPaths.withLock { keyPaths in
+            while keyPaths.count <= index {
+                keyPaths.append(\AppSettingsObject.[_observedSetting: keyPaths.count])
+            }
+            return keyPaths[index]
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What was found under a settings key.
+enum StoredObject: @unchecked Sendable {
+    /// Bytes, as a settings set is stored.
+    case data(Data)
+    /// Something else, written by other code; its dynamic type for messages. Never overwritten
+    /// without a backup.
+    case other(Any, typeName: String)
+}
+
+/// Where the bytes came from.
+enum StoredSource {
+    case userDefaults
+    /// The atomically written copy, used when the `UserDefaults` domain lost the key.
+    case recoveryCopy
+}
+
+/// Reads and writes one settings key of one `UserDefaults`: the data path below the settings
+/// object.
+///
+/// On Linux, swift-corelibs-foundation rewrites a domain's file in place and does not
+/// coordinate processes, so the store adds what Apple's preferences daemon does by itself:
+/// - an exclusive `flock` per domain around every write (and a shared one around reads), so
+///   processes writing different keys of one domain never drop each other's keys;
+/// - a copy of each written blob in a file of its own, written to a temporary file, flushed
+///   with `fsync` and renamed over the old copy, so a process killed mid-write cannot damage it.
+///   When the domain comes back without the key (a damaged domain file loads as an empty
+///   domain), the copy is used.
+struct SettingsStore {
+    let userDefaults: UserDefaults
+    let key: String
+
+    /// The largest value Apple's preferences accept for one key.
+    static let maximumByteCount = 4 * 1024 * 1024
+
+    /// The key an unreadable stored value is moved to before it is replaced.
+    func backupKey(date: Date = Date()) -> String {
+        let stamp = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        return "\(key).unreadable-\(stamp)"
+    }
+
+    /// Reads what is stored, re-reading the domain from disk first when `refresh` is set.
+    func read(refresh: Bool) throws -> (object: StoredObject, source: StoredSource)? {
+        try withDomainLock(exclusive: false) {
+            if refresh { userDefaults.synchronize() }
+            if let object = readUserDefaultsValue() { return (object, .userDefaults) }
+            #if os(Linux)
+                if let url = recoveryCopyURL, FileManager.default.fileExists(atPath: url.path) {
+                    do {
+                        return (.data(try Data(contentsOf: url)), .recoveryCopy)
+                    } catch {
+                        throw AppSettingsError.storeFailed(key: key, reason: "could not read \(url.path): \(error)")
+                    }
+                }
+            #endif
+            return nil
+        }
+    }
+
+    private func readUserDefaultsValue() -> StoredObject? {
+        guard let value = userDefaults.object(forKey: key) else { return nil }
+        if let data = value as? Data { return .data(data) }
+        return .other(value, typeName: String(describing: type(of: value)))
+    }
+
+    /// Writes `data` under the key and flushes it to disk. When `backup` is given (what a load
+    /// could not use), it is first kept under ``backupKey(date:)``; that key is returned.
+    @discardableResult
+    func write(_ data: Data, backingUp backup: StoredObject?) throws -> String? {
+        try withDomainLock(exclusive: true) {
+            var backupKey: String?
+            if let backup {
+                let newKey = self.backupKey()
+                switch backup {
+                case .data(let bytes): userDefaults.set(bytes, forKey: newKey)
+                case .other(let value, _): userDefaults.set(value, forKey: newKey)
+                }
+                backupKey = newKey
+            }
+            #if os(Linux)
+                try writeRecoveryCopy(data)
+            #endif
+            userDefaults.set(data, forKey: key)
+            guard userDefaults.synchronize() else {
+                throw AppSettingsError.storeFailed(key: key, reason: "UserDefaults could not write its file")
+            }
+            return backupKey
+        }
+    }
+
+    /// Removes the key (and its recovery copy) and flushes.
+    func remove() throws {
+        try withDomainLock(exclusive: true) {
+            #if os(Linux)
+                if let url = recoveryCopyURL, FileManager.default.fileExists(atPath: url.path) {
+                    do {
+                        try FileManager.default.removeItem(at: url)
+                    } catch {
+                        throw AppSettingsError.storeFailed(key: key, reason: "could not remove \(url.path): \(error)")
+                    }
+                }
+            #endif
+            userDefaults.removeObject(forKey: key)
+            guard userDefaults.synchronize() else {
+                throw AppSettingsError.storeFailed(key: key, reason: "UserDefaults could not write its file")
+            }
+        }
+    }
+
+    // MARK: Linux: lock and recovery copy
+
+    #if os(Linux)
+        /// The domain's name as corelibs names its file: the suite name, or for `.standard` the
+        /// bundle identifier or else the process name.
+        var domainName: String {
+            let suite = Mirror(reflecting: userDefaults).children.first { $0.label == "suite" }?.value
+            if let suite = suite as? String { return suite }
+            if let suite = suite as? String?, let name = suite { return name }
+            return Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        }
+
+        /// `$XDG_CONFIG_HOME` when absolute, else `~/.config`: where corelibs keeps domains.
+        static var configurationDirectory: URL {
+            if let xdg = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+                return URL(fileURLWithPath: xdg, isDirectory: true)
+            }
+            return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
+        }
+
+        /// `~/.config/AppSettings/<domain>/`: recovery copies and the domain's lock file.
+        var storeDirectory: URL {
+            Self.configurationDirectory.appendingPathComponent("AppSettings", isDirectory: true)
+                .appendingPathComponent(Self.fileNameComponent(domainName), isDirectory: true)
+        }
+
+        /// The recovery copy of this key's blob.
+        var recoveryCopyURL: URL? {
+            storeDirectory.appendingPathComponent(Self.fileNameComponent(key) + ".archive")
+        }
+
+        static func fileNameComponent(_ name: String) -> String {
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.@"))
+            let cleaned = String(name.unicodeScalars.map { allowed.contains($0) ? Character($0) : "_" })
+            return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
+        }
+
+        private func writeRecoveryCopy(_ data: Data) throws {
+            let directory = storeDirectory
+            let target = directory.appendingPathComponent(Self.fileNameComponent(key) + ".archive")
+            let temporary = directory.appendingPathComponent(".\(Self.fileNameComponent(key)).\(getpid()).tmp")
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw storeError("could not create \(temporary.path)") }
+            var written = 0
+            let complete = data.withUnsafeBytes { buffer -> Bool in
+                while written < buffer.count {
+                    let result = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                    if result < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
+                    written += result
+                }
+                return true
+            }
+            let synced = fsync(descriptor) == 0
+            close(descriptor)
+            guard complete, synced, rename(temporary.path, target.path) == 0 else {
+                unlink(temporary.path)
+                throw storeError("could not write \(target.path)")
+            }
+            let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if directoryDescriptor >= 0 {
+                fsync(directoryDescriptor)
+                close(directoryDescriptor)
+            }
+        }
+
+        private func storeError(_ what: String) -> AppSettingsError {
+            .storeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
+        }
+
+        /// Runs `body` holding the domain's lock file; exclusive for writers, shared for readers.
+        private func withDomainLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
+            let directory = storeDirectory
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw AppSettingsError.storeFailed(key: key, reason: "could not create \(directory.path): \(error)")
+            }
+            let lockPath = directory.appendingPathComponent("domain.lock").path
+            let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw storeError("could not open \(lockPath)") }
+            defer { close(descriptor) }
+            while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+                guard errno == EINTR else { break }
+            }
+            return try body()
+        }
+    #else
+        // Apple's preferences daemon writes atomically and coordinates processes by itself.
+        private func withDomainLock<T>(exclusive: Bool, _ body: () throws -> T) rethrows -> T {
+            try body()
+        }
+    #endif
+}
+
+#if os(Linux)
+    /// `write(2)`, named apart from the store's own `write`.
+    private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        write(descriptor, buffer, count)
+    }
+#endif

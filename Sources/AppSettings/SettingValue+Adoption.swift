@@ -1,0 +1,102 @@
+import Foundation
+
+// The three ways one line, `extension T: SettingValue {}`, makes a type of yours storable.
+
+extension SettingValue where Self: RawRepresentable, RawValue: SettingValue {
+    /// Stores the raw value.
+    public static func _storedValue(of value: Self) throws -> _StoredValue {
+        try RawValue._storedValue(of: value.rawValue)
+    }
+
+    /// Reads the raw value; a raw value with no matching case is a mismatch.
+    public static func _value(from stored: _StoredValue) throws -> Self {
+        let rawValue = try RawValue._value(from: stored)
+        guard let value = Self(rawValue: rawValue) else {
+            throw _StoredValueMismatch(expected: Self.self, foundDescription: "raw value \(rawValue) with no match")
+        }
+        return value
+    }
+}
+
+extension SettingValue where Self: Codable {
+    /// Stores the value's property-list form, as `PropertyListEncoder` produces it.
+    public static func _storedValue(of value: Self) throws -> _StoredValue {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        // Wrapped in an array, because property-list encoders refuse a bare scalar at the top.
+        let data = try encoder.encode([value])
+        let propertyList = try PropertyListSerialization.propertyList(from: data, format: nil)
+        guard let elements = propertyList as? [Any], elements.count == 1,
+            let stored = _StoredValue(propertyListValue: elements[0])
+        else {
+            throw _StoredValueMismatch(expected: Self.self, foundDescription: "a value with no property-list form")
+        }
+        return stored
+    }
+
+    /// Decodes the value from its property-list form with `PropertyListDecoder`.
+    public static func _value(from stored: _StoredValue) throws -> Self {
+        guard let propertyList = stored.propertyListValue else {
+            throw _StoredValueMismatch(expected: Self.self, found: stored)
+        }
+        do {
+            let data = try PropertyListSerialization.data(fromPropertyList: [propertyList], format: .binary, options: 0)
+            let decoded = try PropertyListDecoder().decode([Self].self, from: data)
+            guard decoded.count == 1 else { throw _StoredValueMismatch(expected: Self.self, found: stored) }
+            return decoded[0]
+        } catch let error as _StoredValueMismatch {
+            throw error
+        } catch {
+            throw _StoredValueMismatch(expected: Self.self, foundDescription: "\(stored.kindDescription) (\(error))")
+        }
+    }
+}
+
+extension SettingValue where Self: RawRepresentable & Codable, RawValue: SettingValue {
+    /// Stores the raw value (a raw-value enum that is also `Codable` is stored like one that is not).
+    public static func _storedValue(of value: Self) throws -> _StoredValue {
+        try RawValue._storedValue(of: value.rawValue)
+    }
+
+    /// Reads the raw value; a raw value with no matching case is a mismatch.
+    public static func _value(from stored: _StoredValue) throws -> Self {
+        let rawValue = try RawValue._value(from: stored)
+        guard let value = Self(rawValue: rawValue) else {
+            throw _StoredValueMismatch(expected: Self.self, foundDescription: "raw value \(rawValue) with no match")
+        }
+        return value
+    }
+}
+
+extension SettingValue where Self: NSObject & NSSecureCoding {
+    /// Stores the object as a nested keyed archive (`NSData`) written by Foundation's archiver.
+    public static func _storedValue(of value: Self) throws -> _StoredValue {
+        .data(try NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true))
+    }
+
+    /// Checks the nested archive's structure and class names first, then unarchives it with
+    /// secure coding, so damaged bytes cannot reach Foundation's unarchiver paths that trap.
+    public static func _value(from stored: _StoredValue) throws -> Self {
+        guard case .data(let data) = stored else { throw _StoredValueMismatch(expected: Self.self, found: stored) }
+        do {
+            try KeyedArchiveReader.validateObjectGraph(data, allowing: [NSStringFromClass(Self.self)])
+        } catch {
+            throw _StoredValueMismatch(expected: Self.self, foundDescription: "an unusable archive (\(error))")
+        }
+        let unarchiver: NSKeyedUnarchiver
+        do {
+            unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+        } catch {
+            throw _StoredValueMismatch(expected: Self.self, foundDescription: "an unusable archive (\(error))")
+        }
+        unarchiver.requiresSecureCoding = true
+        unarchiver.decodingFailurePolicy = .setErrorAndReturn
+        let object = unarchiver.decodeObject(of: Self.self, forKey: NSKeyedArchiveRootObjectKey)
+        unarchiver.finishDecoding()
+        guard let object, unarchiver.error == nil else {
+            let reason = unarchiver.error.map { "\($0)" } ?? "no object"
+            throw _StoredValueMismatch(expected: Self.self, foundDescription: "an unusable archive (\(reason))")
+        }
+        return object
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+/// The form in which a setting's value is stored: one node of a keyed archive.
+///
+/// Each case maps to what `NSKeyedArchiver` writes for the matching Foundation object, so a
+/// stored settings set can be read by `NSKeyedUnarchiver` with Foundation's own classes only.
+/// This is an implementation detail of ``SettingValue``; you do not need to use it directly.
+public enum _StoredValue: Hashable, Sendable {
+    /// `NSNull`: what an `Optional` stores for `nil`.
+    case null
+    /// A Boolean `NSNumber`.
+    case bool(Bool)
+    /// An integer `NSNumber`.
+    case integer(Int64)
+    /// An integer `NSNumber` above `Int64.max`.
+    case unsignedInteger(UInt64)
+    /// A single-precision `NSNumber`.
+    case float(Float)
+    /// A double-precision `NSNumber`.
+    case double(Double)
+    /// An `NSString`.
+    case string(String)
+    /// An `NSData`.
+    case data(Data)
+    /// An `NSDate`.
+    case date(Date)
+    /// An `NSURL`, kept whole as its absolute string.
+    case url(URL)
+    /// An `NSUUID`.
+    case uuid(UUID)
+    /// An `NSArray`.
+    case array([_StoredValue])
+    /// An `NSSet`.
+    case set([_StoredValue])
+    /// An `NSDictionary` with string keys; nested settings objects are stored this way too.
+    case dictionary([String: _StoredValue])
+
+    /// A short name of the stored kind, used in error messages.
+    var kindDescription: String {
+        switch self {
+        case .null: "nil"
+        case .bool: "Bool"
+        case .integer, .unsignedInteger: "integer"
+        case .float, .double: "real number"
+        case .string: "String"
+        case .data: "Data"
+        case .date: "Date"
+        case .url: "URL"
+        case .uuid: "UUID"
+        case .array: "array"
+        case .set: "set"
+        case .dictionary: "dictionary"
+        }
+    }
+}
+
+/// Thrown by ``SettingValue`` conversions when a stored value does not fit the declared type.
+///
+/// The loader catches it and turns it into ``AppSettingsError/typeMismatch(key:setting:expected:found:)``.
+public struct _StoredValueMismatch: Error, Sendable {
+    /// The Swift type that was expected.
+    public let expected: String
+    /// What was found instead.
+    public let found: String
+
+    /// Creates a mismatch for `type` and the stored value that did not fit it.
+    public init(expected type: Any.Type, found value: _StoredValue) {
+        self.expected = String(describing: type)
+        self.found = value.kindDescription
+    }
+
+    /// Creates a mismatch with a free-form description of what was found.
+    public init(expected type: Any.Type, foundDescription: String) {
+        self.expected = String(describing: type)
+        self.found = foundDescription
+    }
+}
+
+// MARK: - Property-list form
+
+extension _StoredValue {
+    /// The property-list form used by `dictionaryRepresentation()`: URLs and UUIDs as strings,
+    /// sets as arrays, `nil` as `nil` (the caller leaves the key out).
+    var propertyListValue: Any? {
+        switch self {
+        case .null: nil
+        case .bool(let value): value
+        case .integer(let value): Int(exactly: value) ?? value
+        case .unsignedInteger(let value): value
+        case .float(let value): value
+        case .double(let value): value
+        case .string(let value): value
+        case .data(let value): value
+        case .date(let value): value
+        case .url(let value): value.absoluteString
+        case .uuid(let value): value.uuidString
+        case .array(let values), .set(let values): values.map { $0.propertyListValue ?? NSNull() }
+        case .dictionary(let values): values.compactMapValues { $0.propertyListValue }
+        }
+    }
+
+    /// Reads a property-list value (as produced by `propertyListValue`, by
+    /// `PropertyListSerialization`, or written by hand in Swift) back into a stored value.
+    init?(propertyListValue value: Any) {
+        if let scalar = Self.scalar(fromPropertyListValue: value) {
+            self = scalar
+            return
+        }
+        switch value {
+        case let values as NSSet:
+            var converted = [_StoredValue]()
+            for element in values {
+                guard let storedElement = _StoredValue(propertyListValue: element) else { return nil }
+                converted.append(storedElement)
+            }
+            self = .set(converted)
+        case let values as [Any]:
+            var converted = [_StoredValue]()
+            converted.reserveCapacity(values.count)
+            for element in values {
+                guard let storedElement = _StoredValue(propertyListValue: element) else { return nil }
+                converted.append(storedElement)
+            }
+            self = .array(converted)
+        case let values as [String: Any]:
+            var converted = [String: _StoredValue](minimumCapacity: values.count)
+            for (key, element) in values {
+                guard let storedElement = _StoredValue(propertyListValue: element) else { return nil }
+                converted[key] = storedElement
+            }
+            self = .dictionary(converted)
+        default:
+            return nil
+        }
+    }
+
+    /// Numbers are told apart by their dynamic type first and, for `NSNumber`, by its
+    /// `objCType`, because a bridged `NSNumber` casts to `Bool`, `Int` and `Double` alike.
+    private static func scalar(fromPropertyListValue value: Any) -> _StoredValue? {
+        switch value {
+        case is NSNull: return .null
+        case let string as String: return .string(string)
+        case let data as Data: return .data(data)
+        case let date as Date: return .date(date)
+        case let url as URL: return .url(url)
+        case let uuid as UUID: return .uuid(uuid)
+        default: break
+        }
+        let type = Swift.type(of: value)
+        if type == Bool.self, let bool = value as? Bool { return .bool(bool) }
+        if type == Float.self, let float = value as? Float { return .float(float) }
+        if type == Double.self, let double = value as? Double { return .double(double) }
+        if let unsigned = value as? UInt64, type == UInt64.self || type == UInt.self,
+            unsigned > UInt64(Int64.max)
+        {
+            return .unsignedInteger(unsigned)
+        }
+        if type != Bool.self, type != Float.self, type != Double.self, !(value is NSNumber),
+            let integer = value as? any BinaryInteger
+        {
+            return Int64(exactly: integer).map(_StoredValue.integer)
+        }
+        guard let number = value as? NSNumber else { return nil }
+        switch String(cString: number.objCType) {
+        case "c", "B": return .bool(number.boolValue)
+        case "f": return .float(number.floatValue)
+        case "d": return .double(number.doubleValue)
+        case "Q", "L", "I", "S", "C":
+            let unsigned = number.uint64Value
+            return unsigned > UInt64(Int64.max) ? .unsignedInteger(unsigned) : .integer(Int64(unsigned))
+        default: return .integer(number.int64Value)
+        }
+    }
+}
+
+// MARK: - Foundation-object form
+
+extension _StoredValue {
+    /// The Foundation object `NSKeyedArchiver` would archive for this value; used by
+    /// `AppSettingsObject.encode(with:)`.
+    var foundationObject: Any {
+        switch self {
+        case .null: NSNull()
+        case .bool(let value): NSNumber(value: value)
+        case .integer(let value): NSNumber(value: value)
+        case .unsignedInteger(let value): NSNumber(value: value)
+        case .float(let value): NSNumber(value: value)
+        case .double(let value): NSNumber(value: value)
+        case .string(let value): NSString(string: value)
+        case .data(let value): NSData(data: value)
+        case .date(let value): NSDate(timeIntervalSinceReferenceDate: value.timeIntervalSinceReferenceDate)
+        // A URL that NSURL cannot parse again is kept as its string, which a URL setting accepts.
+        case .url(let value): NSURL(string: value.absoluteString) ?? NSString(string: value.absoluteString)
+        case .uuid(let value):
+            withUnsafeBytes(of: value.uuid) { NSUUID(uuidBytes: $0.bindMemory(to: UInt8.self).baseAddress!) }
+        case .array(let values): NSArray(array: values.map(\.foundationObject))
+        case .set(let values): NSSet(array: values.map(\.foundationObject))
+        case .dictionary(let values):
+            NSDictionary(
+                objects: Array(values.values.map(\.foundationObject)),
+                forKeys: values.keys.map { NSString(string: $0) }
+            )
+        }
+    }
+}

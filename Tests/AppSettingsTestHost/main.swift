@@ -1,0 +1,4 @@
+import AppSettings
+import Foundation
+
+print("hello")

@@ -99,25 +99,23 @@ extension AppSettingsObject {
     /// The data path: store → keyed-archive reader (validates every byte) → stored values →
     /// schema migration → per-setting conversion and `validate` → `checkAfterDecode()`.
     func loadStoredState(refresh: Bool) -> AppSettingsError? {
-        do {
-            try checkStorable()
-        } catch let error as AppSettingsError {
-            _state.withLock { $0.lastLoadError = error }
-            return error
-        } catch {
-            return nil
-        }
         let found: (object: StoredObject, source: StoredSource)?
         do {
+            try checkStorable()
             found = try store.read(refresh: refresh)
-        } catch let error as AppSettingsError {
-            _state.withLock { $0.lastLoadError = error }
-            return error
         } catch {
-            return nil
+            let error = error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")
+            _state.withLock { state in
+                state.lastLoadError = error
+                state.savedGeneration = state.generation
+            }
+            return error
         }
         guard let found else {
-            _state.withLock { $0.lastLoadError = nil }
+            _state.withLock { state in
+                state.lastLoadError = nil
+                state.savedGeneration = state.generation
+            }
             return nil
         }
         return loadStoredState(from: found.object, source: found.source)

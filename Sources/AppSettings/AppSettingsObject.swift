@@ -221,7 +221,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         let changed = _state.withLock { state in
             guard !Value._isSameSettingValue(slot.value, value) else { return false }
             slot.value = value
-            state.generation &+= 1
+            if !slot.isConstant { state.generation &+= 1 }
             return true
         }
         if changed { _settingDidChange(slot) }

@@ -73,9 +73,14 @@ extension _StoredInteger {
     }
 
     /// Accepts any stored integer that fits, and a real number with an integral value that fits.
+    ///
+    /// A Boolean counts as 0 or 1: swift-corelibs-foundation's `NSKeyedArchiver` stores
+    /// `NSNumber(value: 1)` as `true` when the same archive holds a `true` (it treats equal
+    /// numbers as one object), so archives written by Foundation contain such values.
     public static func _value(from stored: _StoredValue) throws -> Self {
         let converted: Self? =
             switch stored {
+            case .bool(let value): value ? 1 : 0
             case .integer(let value): Self(exactly: value)
             case .unsignedInteger(let value): Self(exactly: value)
             case .double(let value): Self(exactly: value)
@@ -101,9 +106,10 @@ extension UInt64: _StoredInteger {}
 extension Double: SettingValue {
     /// Stores a double-precision `NSNumber`.
     public static func _storedValue(of value: Double) -> _StoredValue { .double(value) }
-    /// Accepts any stored number.
+    /// Accepts any stored number (a Boolean as 0 or 1, see ``_StoredInteger``).
     public static func _value(from stored: _StoredValue) throws -> Double {
         switch stored {
+        case .bool(let value): return value ? 1 : 0
         case .double(let value): return value
         case .float(let value): return Double(value)
         case .integer(let value): return Double(value)
@@ -116,9 +122,10 @@ extension Double: SettingValue {
 extension Float: SettingValue {
     /// Stores a single-precision `NSNumber`.
     public static func _storedValue(of value: Float) -> _StoredValue { .float(value) }
-    /// Accepts any stored number (a double is rounded to the nearest `Float`).
+    /// Accepts any stored number (a double is rounded to the nearest `Float`, a Boolean is 0 or 1).
     public static func _value(from stored: _StoredValue) throws -> Float {
         switch stored {
+        case .bool(let value): return value ? 1 : 0
         case .float(let value): return value
         case .double(let value): return Float(value)
         case .integer(let value): return Float(value)

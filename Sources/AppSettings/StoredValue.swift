@@ -102,6 +102,11 @@ extension _StoredValue {
     /// Reads a property-list value (as produced by `propertyListValue`, by
     /// `PropertyListSerialization`, or written by hand in Swift) back into a stored value.
     init?(propertyListValue value: Any) {
+        // Elements of a bridged `NSSet` arrive wrapped.
+        if let hashable = value as? AnyHashable, type(of: value) == AnyHashable.self {
+            self.init(propertyListValue: hashable.base)
+            return
+        }
         if let scalar = Self.scalar(fromPropertyListValue: value) {
             self = scalar
             return

@@ -11,7 +11,7 @@ class AnySettingSlot: @unchecked Sendable {
     /// The name stored, exported and listed: the explicit stored name or the property name.
     final var name = ""
     /// Whether the `const` rule keeps this setting out of storage.
-    final var isConstant = false
+    @usableFromInline final var isConstant = false
     /// The position in the owner's declaration order.
     @usableFromInline final var index = 0
     /// What Observation tracks for this setting.

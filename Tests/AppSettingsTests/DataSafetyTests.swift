@@ -1,0 +1,357 @@
+import Foundation
+import Testing
+
+@testable @_spi(Testing) import AppSettings
+
+/// What happens to stored data that cannot be used: never a crash, developer defaults for what
+/// cannot be read, the rest loaded, the bytes kept.
+@Suite("Data safety")
+struct DataSafetyTests {
+    let suite = TemporarySuite()
+
+    private func load(_ bytes: Data) -> (MySettings, AppSettingsError?) {
+        let (copy, error) = MySettings(userDefaults: suite.userDefaults)._loadCopy(fromStoredBytes: bytes)
+        return (copy as! MySettings, error)
+    }
+
+    private func validArchive() throws -> Data {
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        settings.soundLevel = 0.9
+        settings.theme = .dark
+        settings.constellation = "Lyra"
+        return try settings._archivedBytes()
+    }
+
+    @Test(arguments: [
+        ("empty", Data()),
+        ("one byte", Data([0x62])),
+        ("header only", Data("bplist00".utf8)),
+        ("text", Data("not an archive at all".utf8)),
+        ("XML property list", Data("<?xml version=\"1.0\"?><plist><dict/></plist>".utf8)),
+    ])
+    func unreadableBytesGiveDeveloperDefaultsAndAnError(name: String, bytes: Data) {
+        let (settings, error) = load(bytes)
+        guard case .unreadableArchive(let key, let names, _) = error else {
+            Issue.record("\(name): expected unreadableArchive, got \(String(describing: error))")
+            return
+        }
+        #expect(key == "AppSettings.MyAppsSettings")
+        #expect(names == ["dontDimScreen", "soundLevel", "theme", "constellation"])
+        #expect(settings.soundLevel == 0.5)
+        #expect(settings.theme == .light)
+    }
+
+    @Test func aPropertyListThatIsNotAnArchiveIsRefused() throws {
+        let bytes = try PropertyListSerialization.data(
+            fromPropertyList: ["settings": ["theme": "dark"]],
+            format: .binary,
+            options: 0
+        )
+        let (settings, error) = load(bytes)
+        #expect(settings.theme == .light)
+        guard case .unreadableArchive = error else {
+            Issue.record("expected unreadableArchive, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func everyTruncationIsHandled() throws {
+        let bytes = try validArchive()
+        for length in 0..<bytes.count {
+            let (_, error) = load(bytes.prefix(length))
+            #expect(error != nil, "a blob cut to \(length) bytes loaded without an error")
+        }
+    }
+
+    @Test func flippedBytesNeverCrash() throws {
+        let bytes = try validArchive()
+        var generator = SystemRandomNumberGenerator()
+        var loadedCleanly = 0
+        for position in 0..<bytes.count {
+            for _ in 0..<4 {
+                var damaged = bytes
+                damaged[position] ^= UInt8.random(in: 1...255, using: &generator)
+                let (settings, error) = load(damaged)
+                if error == nil { loadedCleanly += 1 }
+                // Whatever loaded passed validation: the values are in range.
+                #expect((0...1).contains(settings.soundLevel))
+            }
+        }
+        #expect(loadedCleanly < bytes.count * 4)
+    }
+
+    @Test func randomBytesNeverCrash() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [1, 8, 40, 41, 100, 1000] {
+            for _ in 0..<200 {
+                var bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                if length > 8, Bool.random(using: &generator) { bytes.replaceSubrange(0..<8, with: Data("bplist00".utf8)) }
+                let (settings, _) = load(bytes)
+                #expect(settings.theme == .light)
+            }
+        }
+    }
+
+    @Test func aValueOfTheWrongTypeKeepsItsDefaultAndTheOthersLoad() throws {
+        var archive = HandMadeArchive()
+        let root = archive.settingsRoot([
+            "soundLevel": archive.add(.string("loud")),
+            "theme": archive.add(.string("dark")),
+            "dontDimScreen": archive.add(.bool(true)),
+        ])
+        let (settings, error) = load(archive.finish(root: root))
+        #expect(settings.soundLevel == 0.5)
+        #expect(settings.theme == .dark)
+        #expect(settings.dontDimScreen == true)
+        guard case .unreadableSettings(_, let names, let reasons) = error else {
+            Issue.record("expected unreadableSettings, got \(String(describing: error))")
+            return
+        }
+        #expect(names == ["soundLevel"])
+        #expect(reasons.first?.contains("expected Float") == true)
+    }
+
+    @Test func objectsOfOtherClassesAreRefusedPerSetting() throws {
+        let tag = try NSKeyedArchiver.archivedData(withRootObject: Tag(name: "x"), requiringSecureCoding: true)
+        // Foundation archives an object of a class the settings never hold, next to good values.
+        let root = NSDictionary(dictionary: [
+            "formatVersion": 1, "schemaVersion": 0,
+            "settings": NSDictionary(dictionary: [
+                "theme": NSDate(), "soundLevel": NSArray(array: [NSNumber(value: 1)]), "constellation": "Lyra",
+                "dontDimScreen": NSData(data: tag),
+            ]),
+        ])
+        let bytes = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
+        let (settings, error) = load(bytes)
+        #expect(settings.constellation == "Lyra")
+        #expect(settings.theme == .light)
+        guard case .unreadableSettings(_, let names, _) = error else {
+            Issue.record("expected unreadableSettings, got \(String(describing: error))")
+            return
+        }
+        #expect(Set(names) == ["theme", "soundLevel", "dontDimScreen"])
+    }
+
+    @Test func unknownAndHostileClassNamesAreRefused() {
+        for className in ["NSBogusClass", "AppSettingsTests.Tag", "../../../etc/passwd", String(repeating: "A", count: 10_000), ""] {
+            var archive = HandMadeArchive()
+            let hostile = archive.object(className, ["NS.objects": .references([])])
+            let root = archive.settingsRoot(["theme": hostile, "constellation": archive.add(.string("Lyra"))])
+            let (settings, error) = load(archive.finish(root: root))
+            #expect(settings.constellation == "Lyra")
+            guard case .unreadableSettings(_, let names, _) = error else {
+                Issue.record("\(className.prefix(20)): expected unreadableSettings, got \(String(describing: error))")
+                continue
+            }
+            #expect(names == ["theme"])
+        }
+    }
+
+    @Test func aClassReferenceToANonDictionaryIsRefused() {
+        // The shape that makes Foundation's own unarchiver trap on Linux.
+        var archive = HandMadeArchive()
+        let notAClass = archive.add(.string("NSArray"))
+        let bad = archive.add(.dictionary(keys: [], values: []))
+        _ = bad
+        let array = archive.object("NSArray", ["NS.objects": .references([])])
+        let root = archive.settingsRoot(["theme": array, "soundLevel": notAClass])
+        let (settings, error) = load(archive.finish(root: root))
+        #expect(settings.theme == .light)
+        #expect(error != nil)
+    }
+
+    @Test func cyclesAreRefused() {
+        var archive = HandMadeArchive()
+        let array = archive.reserve()
+        archive.object("NSArray", ["NS.objects": .references([array])], at: array)
+        let root = archive.settingsRoot(["theme": array, "constellation": archive.add(.string("Lyra"))])
+        let (settings, error) = load(archive.finish(root: root))
+        #expect(settings.constellation == "Lyra")
+        guard case .unreadableSettings(_, let names, let reasons) = error else {
+            Issue.record("expected unreadableSettings, got \(String(describing: error))")
+            return
+        }
+        #expect(names == ["theme"])
+        #expect(reasons.first?.contains("cycle") == true)
+    }
+
+    @Test func absurdlyDeepNestingIsRefused() {
+        var archive = HandMadeArchive()
+        var inner = archive.object("NSArray", ["NS.objects": .references([])])
+        for _ in 0..<10_000 { inner = archive.object("NSArray", ["NS.objects": .references([inner])]) }
+        let root = archive.settingsRoot(["theme": inner, "constellation": archive.add(.string("Lyra"))])
+        let (settings, error) = load(archive.finish(root: root))
+        #expect(settings.constellation == "Lyra")
+        #expect(error != nil)
+    }
+
+    @Test func graphsThatExpandExponentiallyAreRefused() {
+        // 60 levels, each referring twice to the next: 2^60 objects if expanded.
+        var archive = HandMadeArchive()
+        var level = archive.object("NSArray", ["NS.objects": .references([])])
+        for _ in 0..<60 { level = archive.object("NSArray", ["NS.objects": .references([level, level])]) }
+        let root = archive.settingsRoot(["theme": level, "constellation": archive.add(.string("Lyra"))])
+        let (settings, error) = load(archive.finish(root: root))
+        #expect(settings.constellation == "Lyra")
+        #expect(error != nil)
+    }
+
+    @Test func referencesOutOfRangeAreRefused() {
+        var archive = HandMadeArchive()
+        let broken = archive.object("NSArray", ["NS.objects": .references([9_999])])
+        let root = archive.settingsRoot(["theme": broken, "constellation": archive.add(.string("Lyra"))])
+        let (settings, error) = load(archive.finish(root: root))
+        #expect(settings.constellation == "Lyra")
+        #expect(error != nil)
+    }
+
+    @Test func aValueThatIsNotDataIsKeptAndBackedUpBeforeItIsReplaced() throws {
+        let key = MySettings(userDefaults: suite.userDefaults).userDefaultsKey
+        suite.userDefaults.set(["written": "by someone else"], forKey: key)
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        guard case .notData(key, let foundType) = settings.lastLoadError else {
+            Issue.record("expected notData, got \(String(describing: settings.lastLoadError))")
+            return
+        }
+        #expect(foundType.hasPrefix("Dictionary"))
+        #expect(throws: AppSettingsError.notData(key: key, foundType: foundType)) {
+            try settings.resetToUserDefaults()
+        }
+        // Loading never writes: the value is still there.
+        #expect(suite.storedObject(forKey: key) is [String: Any])
+        settings.theme = .dark
+        try settings.synchronizeToUserDefaults()
+        let backups = suite.another().dictionaryRepresentation().filter { $0.key.hasPrefix(key + ".unreadable-") }
+        #expect(backups.count == 1)
+        #expect((backups.first?.value as? [String: Any])?["written"] as? String == "by someone else")
+        #expect(MySettings(userDefaults: suite.another()).theme == .dark)
+        // Once backed up, later synchronizations make no more backups.
+        settings.theme = .system
+        try settings.synchronizeToUserDefaults()
+        #expect(suite.another().dictionaryRepresentation().keys.filter { $0.hasPrefix(key + ".unreadable-") }.count == 1)
+    }
+
+    @Test func damagedBytesAreBackedUpBeforeTheyAreReplaced() throws {
+        var damaged = try validArchive()
+        damaged[damaged.count / 2] ^= 0xFF
+        damaged.removeLast(10)
+        let key = "AppSettings.MyAppsSettings"
+        suite.userDefaults.set(damaged, forKey: key)
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        #expect(settings.lastLoadError != nil)
+        settings.soundLevel = 0.3
+        try settings.synchronizeToUserDefaults()
+        let backup = suite.another().dictionaryRepresentation().first { $0.key.hasPrefix(key + ".unreadable-") }
+        #expect(backup?.value as? Data == damaged)
+    }
+
+    @Test func aPartlyReadableSetIsBackedUpTooSoNothingIsLost() throws {
+        var archive = HandMadeArchive()
+        let root = archive.settingsRoot(["soundLevel": archive.add(.string("loud")), "theme": archive.add(.string("dark"))])
+        let bytes = archive.finish(root: root)
+        suite.userDefaults.set(bytes, forKey: "AppSettings.MyAppsSettings")
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        #expect(settings.theme == .dark)
+        settings.dontDimScreen = true
+        try settings.synchronizeToUserDefaults()
+        let backup = suite.another().dictionaryRepresentation().first { $0.key.hasPrefix("AppSettings.MyAppsSettings.unreadable-") }
+        #expect(backup?.value as? Data == bytes)
+    }
+
+    @Test func settingsWrittenByANewerVersionAreCarriedOver() throws {
+        var archive = HandMadeArchive()
+        let root = archive.settingsRoot(
+            ["theme": archive.add(.string("dark")), "futureSetting": archive.add(.string("from the future"))],
+            schemaVersion: 7
+        )
+        suite.userDefaults.set(archive.finish(root: root), forKey: "AppSettings.MyAppsSettings")
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        #expect(settings.lastLoadError == nil)
+        #expect(settings.theme == .dark)
+        settings.soundLevel = 0.2
+        try settings.synchronizeToUserDefaults()
+        let stored = try #require(suite.storedObject(forKey: "AppSettings.MyAppsSettings") as? Data)
+        let rootObject = try #require(
+            try NSKeyedUnarchiver.unarchivedObject(ofClasses: foundationClasses, from: stored) as? NSDictionary
+        )
+        #expect((rootObject["settings"] as? NSDictionary)?["futureSetting"] as? String == "from the future")
+        #expect((rootObject["schemaVersion"] as? NSNumber)?.intValue == 7)
+        #expect(settings.dictionaryRepresentation()["futureSetting"] == nil)
+    }
+
+    @Test func aRenamedSettingIsMigrated() throws {
+        final class Version1: AppSettingsObject, @unchecked Sendable {
+            @Setting var fontSize = 12
+            override var userDefaultsKeyPostfix: String { "Migrating" }
+        }
+        final class Version2: AppSettingsObject, @unchecked Sendable {
+            @Setting var textSize = 14.0
+            override var userDefaultsKeyPostfix: String { "Migrating" }
+            override class var schemaVersion: Int { 2 }
+            override func migrate(_ values: inout [String: Any], fromSchemaVersion version: Int) throws {
+                if version < 2, let fontSize = values.removeValue(forKey: "fontSize") as? Int {
+                    values["textSize"] = Double(fontSize) * 1.5
+                }
+            }
+        }
+        let old = Version1(userDefaults: suite.userDefaults)
+        old.fontSize = 10
+        try old.synchronizeToUserDefaults()
+        let new = Version2(userDefaults: suite.another())
+        #expect(new.lastLoadError == nil)
+        #expect(new.textSize == 15)
+        new.textSize = 16
+        try new.synchronizeToUserDefaults()
+        #expect(Version2(userDefaults: suite.another()).textSize == 16)
+    }
+
+    @Test func aFailingMigrationIsReported() throws {
+        struct Refused: Error {}
+        final class Strict: AppSettingsObject, @unchecked Sendable {
+            @Setting var value = 1
+            override var userDefaultsKeyPostfix: String { "Strict" }
+            override class var schemaVersion: Int { 1 }
+            override func migrate(_ values: inout [String: Any], fromSchemaVersion: Int) throws { throw Refused() }
+        }
+        var archive = HandMadeArchive()
+        let root = archive.settingsRoot(["value": archive.add(.integer(5))])
+        suite.userDefaults.set(archive.finish(root: root), forKey: "AppSettings.Strict")
+        let settings = Strict(userDefaults: suite.userDefaults)
+        guard case .migrationFailed(_, 0, _) = settings.lastLoadError else {
+            Issue.record("expected migrationFailed, got \(String(describing: settings.lastLoadError))")
+            return
+        }
+    }
+
+    @Test func aSetLargerThanFourMebibytesIsRefusedBeforeAnythingIsWritten() throws {
+        final class Big: AppSettingsObject, @unchecked Sendable {
+            @Setting var payload = Data()
+        }
+        let settings = Big(userDefaults: suite.userDefaults)
+        settings.payload = Data(count: 5 * 1024 * 1024)
+        #expect {
+            try settings.synchronizeToUserDefaults()
+        } throws: { error in
+            guard case .tooLarge(let key, let byteCount, let limit) = error as? AppSettingsError else { return false }
+            return key == "AppSettings.Big" && byteCount > limit && limit == 4 * 1024 * 1024
+        }
+        #expect(suite.storedObject(forKey: "AppSettings.Big") == nil)
+        #expect(settings.hasUnsavedChanges)
+    }
+
+    #if os(Linux)
+        @Test func aDamagedDomainFileIsRecoveredFromTheCopy() throws {
+            let settings = MySettings(userDefaults: suite.userDefaults)
+            settings.theme = .dark
+            try settings.synchronizeToUserDefaults()
+            // What a process killed while corelibs rewrote the file in place leaves behind.
+            let domainFile = TemporarySuite.configurationDirectory.appendingPathComponent("\(suite.name).plist")
+            let original = try Data(contentsOf: domainFile)
+            try original.prefix(original.count / 3).write(to: domainFile)
+            suite.userDefaults.synchronize()
+            #expect(suite.userDefaults.object(forKey: settings.userDefaultsKey) == nil)
+            let reloaded = MySettings(userDefaults: suite.another())
+            #expect(reloaded.theme == .dark)
+        }
+    #endif
+}

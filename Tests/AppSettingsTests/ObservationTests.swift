@@ -1,0 +1,167 @@
+import Foundation
+import Observation
+import Synchronization
+import Testing
+
+@testable import AppSettings
+
+/// Records what a closure is told, from any thread.
+final class Recorder<Value: Sendable>: Sendable {
+    private let storage = Mutex<[Value]>([])
+    var values: [Value] { storage.withLock { $0 } }
+    func record(_ value: Value) { storage.withLock { $0.append(value) } }
+}
+
+/// Collects the notifications of one object while alive.
+final class NotificationRecorder: @unchecked Sendable {
+    let names = Recorder<[String]>()
+    /// Written once in `init`.
+    private let observer: any NSObjectProtocol
+
+    init(_ object: AppSettingsObject, name: Notification.Name = AppSettingsObject.didChangeNotification) {
+        let names = self.names
+        observer = NotificationCenter.default.addObserver(forName: name, object: object, queue: nil) {
+            names.record($0.userInfo?[AppSettingsObject.changedSettingNamesKey] as? [String] ?? [])
+        }
+    }
+
+    deinit {
+        NotificationCenter.default.removeObserver(observer)
+    }
+}
+
+@Suite("Observation")
+struct ObservationTests {
+    let suite = TemporarySuite()
+
+    /// Whether `change` makes an observation of `read` fire.
+    private func fires(reading read: @escaping () -> Void, when change: () throws -> Void) rethrows -> Bool {
+        let fired = Recorder<Bool>()
+        withObservationTracking { read() } onChange: { fired.record(true) }
+        try change()
+        return !fired.values.isEmpty
+    }
+
+    @Test func observationIsPerSetting() throws {
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        #expect(fires(reading: { _ = settings.soundLevel }, when: { settings.soundLevel = 0.9 }))
+        #expect(!fires(reading: { _ = settings.soundLevel }, when: { settings.theme = .dark }))
+        #expect(!fires(reading: { _ = settings.soundLevel }, when: { settings.soundLevel = 0.9 }))
+    }
+
+    @Test func observationSeesResetsUpdatesAndLoads() throws {
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        let writer = MySettings(userDefaults: suite.another())
+        writer.soundLevel = 0.2
+        try writer.synchronizeToUserDefaults()
+        #expect(try fires(reading: { _ = settings.soundLevel }, when: { try settings.resetToUserDefaults() }))
+        #expect(fires(reading: { _ = settings.soundLevel }, when: { settings.resetToDeveloperDefaults() }))
+        #expect(try fires(reading: { _ = settings.soundLevel }, when: { try settings.update(from: ["soundLevel": 1.0]) }))
+        #expect(!fires(reading: { _ = settings.soundLevel }, when: { settings.theme = .system }))
+    }
+
+    @Test func aChangeOnAnotherThreadIsObserved() async {
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        await confirmation { confirmed in
+            withObservationTracking { _ = settings.theme } onChange: { confirmed() }
+            let thread = Thread { settings.theme = .dark }
+            thread.start()
+            while !thread.isFinished { usleep(1000) }
+        }
+        #expect(settings.theme == .dark)
+    }
+
+    @Test func notificationsNameTheChangedSettings() throws {
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        let recorder = NotificationRecorder(settings)
+        settings.theme = .dark
+        settings.theme = .dark
+        settings.soundLevel = 0.3
+        #expect(recorder.names.values == [["theme"], ["soundLevel"]])
+        try settings.synchronizeToUserDefaults()
+        #expect(recorder.names.values.count == 2)
+        settings.theme = .system
+        settings.soundLevel = 0.9
+        try settings.resetToUserDefaults()
+        #expect(recorder.names.values.last == ["soundLevel", "theme"])
+        #expect(recorder.names.values.count == 5)
+        settings.resetToDeveloperDefaults()
+        #expect(recorder.names.values.last == ["soundLevel", "theme"])
+        #expect(recorder.names.values.count == 6)
+        try settings.update(from: ["dontDimScreen": true, "constellation": "Lyra", "theme": "light"])
+        #expect(recorder.names.values.last == ["dontDimScreen", "constellation"])
+        try settings.removeFromUserDefaults()
+        #expect(recorder.names.values.last == ["dontDimScreen", "constellation"])
+        #expect(recorder.names.values.count == 8)
+    }
+
+    @Test func changesReachSeveralConsumers() async throws {
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        let first = settings.changes
+        let second = settings.changes
+        settings.theme = .dark
+        settings.resetToDeveloperDefaults()
+        var firstIterator = first.makeAsyncIterator()
+        var secondIterator = second.makeAsyncIterator()
+        #expect(await firstIterator.next() == .settingsChanged(["theme"]))
+        #expect(await firstIterator.next() == .settingsChanged(["theme"]))
+        #expect(await secondIterator.next() == .settingsChanged(["theme"]))
+    }
+
+    @Test func valuesOfASettingStartWithTheCurrentValue() async throws {
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        let values = settings.values(of: \MySettings.soundLevel)
+        var iterator = values.makeAsyncIterator()
+        #expect(await iterator.next() == 0.5)
+        settings.theme = .dark
+        settings.soundLevel = 0.8
+        #expect(await iterator.next() == 0.8)
+    }
+
+    @Test func changeSequencesDoNotKeepTheObjectAlive() async {
+        weak var weakSettings: MySettings?
+        var stream: AsyncStream<AppSettingsChange>?
+        var values: AsyncStream<Float>?
+        do {
+            let settings = MySettings(userDefaults: suite.userDefaults)
+            weakSettings = settings
+            stream = settings.changes
+            values = settings.values(of: \MySettings.soundLevel)
+        }
+        #expect(weakSettings == nil)
+        var iterator = stream?.makeAsyncIterator()
+        #expect(await iterator?.next() == nil)
+        var valueIterator = values?.makeAsyncIterator()
+        #expect(await valueIterator?.next() == 0.5)
+        #expect(await valueIterator?.next() == nil)
+    }
+
+    @Test func aSlowConsumerNeverBlocksASetter() {
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        let unread = settings.changes
+        for index in 0..<10_000 { settings.constellation = "star \(index)" }
+        #expect(settings.constellation == "star 9999")
+        withExtendedLifetime(unread) {}
+    }
+
+    @Test func anotherInstanceIsToldWhenTheStoredSetChanges() async throws {
+        let reader = MySettings(userDefaults: suite.userDefaults)
+        let writer = MySettings(userDefaults: suite.another())
+        let notified = NotificationRecorder(reader, name: AppSettingsObject.storedSettingsDidChangeNotification)
+        let writerNotified = NotificationRecorder(writer, name: AppSettingsObject.storedSettingsDidChangeNotification)
+        var events = reader.changes.makeAsyncIterator()
+        reader.soundLevel = 0.1
+        writer.theme = .dark
+        try writer.synchronizeToUserDefaults()
+        #expect(notified.names.values.count == 1)
+        #expect(writerNotified.names.values.isEmpty)
+        #expect(await events.next() == .settingsChanged(["soundLevel"]))
+        #expect(await events.next() == .storedSettingsChanged)
+        // It keeps its own unsaved change until it decides to reload.
+        #expect(reader.soundLevel == 0.1)
+        #expect(reader.theme == .light)
+        #expect(reader.hasUnsavedChanges)
+        try reader.resetToUserDefaults()
+        #expect(reader.theme == .dark)
+    }
+}

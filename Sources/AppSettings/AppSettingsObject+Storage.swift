@@ -23,13 +23,21 @@ extension AppSettingsObject {
             return
         }
         try checkStorable()
-        guard let snapshot = takeSnapshot(onlyIfUnsaved: true) else { return }
-        let data = try archive(snapshot)
-        guard data.count <= SettingsStore.maximumByteCount else {
-            throw AppSettingsError.tooLarge(key: userDefaultsKey, byteCount: data.count, limit: SettingsStore.maximumByteCount)
+        // One synchronization of an object at a time, so the last snapshot taken is the last written.
+        let backupKey: String? = try _synchronization.withLock { _ in
+            guard let snapshot = takeSnapshot(onlyIfUnsaved: true) else { return nil }
+            let data = try archive(snapshot)
+            guard data.count <= SettingsStore.maximumByteCount else {
+                throw AppSettingsError.tooLarge(
+                    key: userDefaultsKey,
+                    byteCount: data.count,
+                    limit: SettingsStore.maximumByteCount
+                )
+            }
+            let backupKey = try store.write(data, backingUp: snapshot.unreadableStoredObject)
+            markSaved(snapshot, backedUp: backupKey != nil)
+            return backupKey
         }
-        let backupKey = try store.write(data, backingUp: snapshot.unreadableStoredObject)
-        markSaved(snapshot, backedUp: backupKey != nil)
         if let backupKey {
             Log.notice("\(userDefaultsKey): the value that could not be read was kept under '\(backupKey)'")
         }

@@ -45,6 +45,8 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     /// The lock and the state it guards; `@Setting` values are guarded by it too.
     @usableFromInline let _state = Mutex(State())
+    /// Held by ``synchronizeToUserDefaults()`` from snapshot to write.
+    let _synchronization = Mutex(())
     /// Observation's registrar, for per-setting tracking.
     @usableFromInline let _registrar = ObservationRegistrar()
 

@@ -1,0 +1,97 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import AppSettings
+
+/// Many threads on one settings object at once: reads, writes, synchronizations, reverts and
+/// `shared`. Run under `swift test --sanitize=thread` to check for data races.
+@Suite("Concurrency")
+struct ConcurrencyTests {
+    let suite = TemporarySuite()
+
+    /// A set whose three settings must always agree: `label == "v\(counter)"` and
+    /// `values == [counter, counter]`, enforced by `checkAfterDecode` and written together.
+    final class Triple: AppSettingsObject, @unchecked Sendable {
+        @Setting var counter = 0
+        @Setting var label = "v0"
+        @Setting var values = [0, 0]
+    }
+
+    @Test func eightThreadsMixingEveryOperation() throws {
+        let settings = Triple(userDefaults: suite.userDefaults)
+        let other = Triple(userDefaults: suite.another())
+        let deadline = Date().addingTimeInterval(2)
+        let torn = Mutex(0)
+        let operations = Mutex(0)
+        let errors = Mutex<[String]>([])
+        let threads = (0..<8).map { index in
+            Thread {
+                var count = 0
+                while Date() < deadline {
+                    count += 1
+                    switch (index + count) % 8 {
+                    case 0, 1:
+                        // A long string: a torn read would show a mix of two writes.
+                        let value = String(repeating: "\(count % 10)", count: 64)
+                        settings.label = value
+                        let read = settings.label
+                        if Set(read).count != 1 { torn.withLock { $0 += 1 } }
+                    case 2:
+                        settings.values = Array(repeating: count, count: 32)
+                        if Set(settings.values).count > 1 { torn.withLock { $0 += 1 } }
+                    case 3:
+                        settings.counter += 1
+                    case 4:
+                        do { try settings.synchronizeToUserDefaults() } catch {
+                            errors.withLock { $0.append("\(error)") }
+                        }
+                    case 5:
+                        do { try other.resetToUserDefaults() } catch { errors.withLock { $0.append("\(error)") } }
+                    case 6:
+                        _ = settings.dictionaryRepresentation()
+                        _ = settings.hasUnsavedChanges
+                        _ = settings.description
+                    default:
+                        _ = ConcurrencyShared.shared.value
+                        ConcurrencyShared.shared.value = count
+                    }
+                }
+                operations.withLock { $0 += count }
+            }
+        }
+        threads.forEach { $0.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
+        #expect(torn.withLock { $0 } == 0)
+        #expect(errors.withLock { $0 } == [])
+        #expect(operations.withLock { $0 } > 1000)
+        try settings.synchronizeToUserDefaults()
+        try other.resetToUserDefaults()
+        #expect(other == settings)
+    }
+
+    @Test func concurrentFirstAccessToSharedOfManyClasses() async {
+        let identities = await withTaskGroup(of: (Int, ObjectIdentifier).self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    index.isMultiple(of: 2)
+                        ? (0, ObjectIdentifier(ConcurrencyShared.shared)) : (1, ObjectIdentifier(ConcurrencyShared2.shared))
+                }
+            }
+            return await group.reduce(into: [Int: Set<ObjectIdentifier>]()) { $0[$1.0, default: []].insert($1.1) }
+        }
+        #expect(identities[0]?.count == 1)
+        #expect(identities[1]?.count == 1)
+        #expect(identities[0] != identities[1])
+    }
+}
+
+final class ConcurrencyShared: AppSettingsObject, @unchecked Sendable {
+    @Setting var value = 0
+    override var userDefaultsKeyPostfix: String { "AppSettingsTests.ConcurrencyShared" }
+}
+
+final class ConcurrencyShared2: AppSettingsObject, @unchecked Sendable {
+    @Setting var value = 0
+    override var userDefaultsKeyPostfix: String { "AppSettingsTests.ConcurrencyShared2" }
+}

@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import Synchronization
 
 // How changes move through an object: single assignments, whole-set replacements (reset,
 // revert, update) prepared on a scratch copy and adopted in one step, and nested objects.

@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import Synchronization
 
 extension AppSettingsObject: NSSecureCoding {
     /// Settings objects support secure coding.

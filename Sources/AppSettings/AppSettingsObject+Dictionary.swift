@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import Synchronization
 
 extension AppSettingsObject {
     /// The stored names of all settings, in declaration order, superclass settings first.

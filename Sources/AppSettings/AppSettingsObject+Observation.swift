@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import Synchronization
 
 /// Settings objects are observable per setting: reading `settings.soundLevel` inside
 /// `withObservationTracking` (or a SwiftUI view's `body`) tracks that setting only.
@@ -109,7 +108,7 @@ extension AppSettingsObject {
 /// The live (published, not nested) settings objects of this process by store, so that a
 /// synchronization can tell the other instances of the same suite and key.
 enum StoreRegistry {
-    private static let objects = Mutex<[String: [WeakSettingsObject]]>([:])
+    private static let objects = Protected<[String: [WeakSettingsObject]]>([:])
 
     private static func identity(of object: AppSettingsObject) -> String {
         #if os(Linux)

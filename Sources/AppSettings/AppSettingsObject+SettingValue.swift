@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A settings object can be a setting of another: `@Setting var audio = AudioSettings()`.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import Synchronization
 
 extension AppSettingsObject {
     // MARK: Public storage API

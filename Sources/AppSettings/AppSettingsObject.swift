@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import Synchronization
 
 /// The base class of a typed settings set that is stored as one keyed archive in `UserDefaults`.
 ///
@@ -44,9 +43,9 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     }
 
     /// The lock and the state it guards; `@Setting` values are guarded by it too.
-    @usableFromInline let _state = Mutex(State())
+    @usableFromInline let _state = Protected(State())
     /// Held by ``synchronizeToUserDefaults()`` from snapshot to write.
-    let _synchronization = Mutex(())
+    let _synchronization = Protected(())
     /// Observation's registrar, for per-setting tracking.
     @usableFromInline let _registrar = ObservationRegistrar()
 
@@ -266,10 +265,10 @@ extension SettingsLayout {
 /// instance may use another's.
 enum SharedInstances {
     private final class Entry: Sendable {
-        let instance = Mutex<AppSettingsObject?>(nil)
+        let instance = Protected<AppSettingsObject?>(nil)
     }
 
-    private static let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    private static let entries = Protected<[ObjectIdentifier: Entry]>([:])
 
     static func instance(of type: AppSettingsObject.Type, create: () -> AppSettingsObject) -> AppSettingsObject {
         let entry = entries.withLock { entries in

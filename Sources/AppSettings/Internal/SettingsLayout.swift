@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What is known about the `@Setting` properties of one settings class, found once by `Mirror`
 /// and reused by every later instance.
@@ -17,7 +16,7 @@ struct SettingsLayout: Sendable {
     /// A problem with the declarations (duplicate or invalid stored names).
     let error: AppSettingsError?
 
-    private static let cache = Mutex<[ObjectIdentifier: SettingsLayout]>([:])
+    private static let cache = Protected<[ObjectIdentifier: SettingsLayout]>([:])
 
     /// The `const` rule: `const` followed by an uppercase letter, a digit or `_`.
     static func isConstantName(_ name: String) -> Bool {
@@ -111,7 +110,7 @@ enum ObservationKeys {
     /// The key path of a slot not yet attached to an object. Key paths are immutable.
     nonisolated(unsafe) static let placeholder: KeyPath<AppSettingsObject, Int> = \AppSettingsObject.[_observedSetting: -1]
 
-    private static let keyPaths = Mutex<[KeyPath<AppSettingsObject, Int>]>([])
+    private static let keyPaths = Protected<[KeyPath<AppSettingsObject, Int>]>([])
 
     static func keyPath(for index: Int) -> KeyPath<AppSettingsObject, Int> {
         keyPaths.withLock { keyPaths in

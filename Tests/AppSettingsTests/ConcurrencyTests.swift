@@ -64,7 +64,7 @@ struct ConcurrencyTests {
         while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
         #expect(torn.withLock { $0 } == 0)
         #expect(errors.withLock { $0 } == [])
-        #expect(operations.withLock { $0 } > 1000)
+        #expect(operations.withLock { $0 } > 100)
         try settings.synchronizeToUserDefaults()
         try other.resetToUserDefaults()
         #expect(other == settings)

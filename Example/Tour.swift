@@ -22,7 +22,9 @@ enum Tour {
         settings.audio.muted = true
         attempt { try settings.synchronizeToUserDefaults() }
         let second = ExampleSettings(userDefaults: UserDefaults(suiteName: suiteName)!)
-        print("second instance: theme = \(second.theme), audio.muted = \(second.audio.muted), equal: \(second == settings)")
+        print(
+            "second instance: theme = \(second.theme), audio.muted = \(second.audio.muted), equal: \(second == settings)"
+        )
 
         section("Revert unsaved changes, reset to developer defaults")
         settings.theme = .system
@@ -66,7 +68,9 @@ enum Tour {
         print("loaded: theme = \(damaged.theme); lastLoadError: \(damaged.lastLoadError.map { "\($0)" } ?? "none")")
         damaged.theme = .dark
         attempt { try damaged.synchronizeToUserDefaults() }
-        let backups = suite.dictionaryRepresentation().keys.filter { $0.hasPrefix(damaged.userDefaultsKey + ".unreadable") }
+        let backups = suite.dictionaryRepresentation().keys.filter {
+            $0.hasPrefix(damaged.userDefaultsKey + ".unreadable")
+        }
         print("the unreadable bytes were kept under \(backups.sorted())")
     }
 
@@ -83,9 +87,13 @@ enum Tour {
         UserDefaults.standard.removePersistentDomain(forName: name)
         #if os(Linux)
             let config = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-            for url in [config.appendingPathComponent("\(name).plist"), config.appendingPathComponent("AppSettings/\(name)")]
+            for url in [
+                config.appendingPathComponent("\(name).plist"), config.appendingPathComponent("AppSettings/\(name)"),
+            ]
             where FileManager.default.fileExists(atPath: url.path) {
-                do { try FileManager.default.removeItem(at: url) } catch { print("could not remove \(url.path): \(error)") }
+                do { try FileManager.default.removeItem(at: url) } catch {
+                    print("could not remove \(url.path): \(error)")
+                }
             }
         #endif
     }

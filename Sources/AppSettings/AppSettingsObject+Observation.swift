@@ -26,7 +26,8 @@ extension AppSettingsObject {
     /// Posted on `NotificationCenter.default`, with a settings object as `object`, when another
     /// instance bound to the same `UserDefaults` and key synchronized or removed the stored set.
     /// The object keeps its own values and unsaved changes.
-    public static let storedSettingsDidChangeNotification = Notification.Name("AppSettingsObjectStoredSettingsDidChange")
+    public static let storedSettingsDidChangeNotification = Notification.Name(
+        "AppSettingsObjectStoredSettingsDidChange")
 
     /// The `userInfo` key of ``didChangeNotification`` whose value lists the changed settings.
     public static let changedSettingNamesKey = "changedSettingNames"

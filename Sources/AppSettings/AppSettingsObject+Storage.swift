@@ -252,7 +252,8 @@ extension AppSettingsObject {
                 throw AppSettingsError.migrationFailed(
                     key: userDefaultsKey,
                     fromSchemaVersion: version,
-                    reason: "migrate(_:fromSchemaVersion:) left '\(name)' with a value that is not a property-list value"
+                    reason:
+                        "migrate(_:fromSchemaVersion:) left '\(name)' with a value that is not a property-list value"
                 )
             }
             result[name] = stored
@@ -286,7 +287,9 @@ extension AppSettingsObject {
         }
         guard var snapshot else { return nil }
         for slot in slots where !slot.isConstant {
-            if let nested = slot.nestedObject?.takeSnapshot(onlyIfUnsaved: false) { snapshot.nested[slot.index] = nested }
+            if let nested = slot.nestedObject?.takeSnapshot(onlyIfUnsaved: false) {
+                snapshot.nested[slot.index] = nested
+            }
         }
         return snapshot
     }

@@ -124,8 +124,12 @@ struct AppSettingsObjectTests {
     }
 
     @Test func settingNamesAreInDeclarationOrderWithoutConstSettings() {
-        #expect(MySettings(userDefaults: suite.userDefaults).settingNames == ["dontDimScreen", "soundLevel", "theme", "constellation"])
-        #expect(DerivedSettings(userDefaults: suite.userDefaults).settingNames == ["baseValue", "shared", "derivedValue"])
+        #expect(
+            MySettings(userDefaults: suite.userDefaults).settingNames == [
+                "dontDimScreen", "soundLevel", "theme", "constellation",
+            ])
+        #expect(
+            DerivedSettings(userDefaults: suite.userDefaults).settingNames == ["baseValue", "shared", "derivedValue"])
     }
 
     @Test func constSettingsAreNeverStoredButConstellationIs() throws {

@@ -60,7 +60,7 @@ struct ConcurrencyTests {
                 operations.withLock { $0 += count }
             }
         }
-        threads.forEach { $0.start() }
+        for thread in threads { thread.start() }
         while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
         #expect(torn.withLock { $0 } == 0)
         #expect(errors.withLock { $0 } == [])
@@ -75,7 +75,8 @@ struct ConcurrencyTests {
             for index in 0..<64 {
                 group.addTask {
                     index.isMultiple(of: 2)
-                        ? (0, ObjectIdentifier(ConcurrencyShared.shared)) : (1, ObjectIdentifier(ConcurrencyShared2.shared))
+                        ? (0, ObjectIdentifier(ConcurrencyShared.shared))
+                        : (1, ObjectIdentifier(ConcurrencyShared2.shared))
                 }
             }
             return await group.reduce(into: [Int: Set<ObjectIdentifier>]()) { $0[$1.0, default: []].insert($1.1) }

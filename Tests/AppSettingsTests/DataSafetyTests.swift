@@ -85,7 +85,9 @@ struct DataSafetyTests {
         for length in [1, 8, 40, 41, 100, 1000] {
             for _ in 0..<200 {
                 var bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
-                if length > 8, Bool.random(using: &generator) { bytes.replaceSubrange(0..<8, with: Data("bplist00".utf8)) }
+                if length > 8, Bool.random(using: &generator) {
+                    bytes.replaceSubrange(0..<8, with: Data("bplist00".utf8))
+                }
                 let (settings, _) = load(bytes)
                 #expect(settings.theme == .light)
             }
@@ -133,7 +135,9 @@ struct DataSafetyTests {
     }
 
     @Test func unknownAndHostileClassNamesAreRefused() {
-        for className in ["NSBogusClass", "AppSettingsTests.Tag", "../../../etc/passwd", String(repeating: "A", count: 10_000), ""] {
+        for className in [
+            "NSBogusClass", "AppSettingsTests.Tag", "../../../etc/passwd", String(repeating: "A", count: 10_000), "",
+        ] {
             var archive = HandMadeArchive()
             let hostile = archive.object(className, ["NS.objects": .references([])])
             let root = archive.settingsRoot(["theme": hostile, "constellation": archive.add(.string("Lyra"))])
@@ -228,7 +232,8 @@ struct DataSafetyTests {
         // Once backed up, later synchronizations make no more backups.
         settings.theme = .system
         try settings.synchronizeToUserDefaults()
-        #expect(suite.another().dictionaryRepresentation().keys.filter { $0.hasPrefix(key + ".unreadable-") }.count == 1)
+        #expect(
+            suite.another().dictionaryRepresentation().keys.filter { $0.hasPrefix(key + ".unreadable-") }.count == 1)
     }
 
     @Test func damagedBytesAreBackedUpBeforeTheyAreReplaced() throws {
@@ -247,14 +252,18 @@ struct DataSafetyTests {
 
     @Test func aPartlyReadableSetIsBackedUpTooSoNothingIsLost() throws {
         var archive = HandMadeArchive()
-        let root = archive.settingsRoot(["soundLevel": archive.add(.string("loud")), "theme": archive.add(.string("dark"))])
+        let root = archive.settingsRoot([
+            "soundLevel": archive.add(.string("loud")), "theme": archive.add(.string("dark")),
+        ])
         let bytes = archive.finish(root: root)
         suite.userDefaults.set(bytes, forKey: "AppSettings.MyAppsSettings")
         let settings = MySettings(userDefaults: suite.userDefaults)
         #expect(settings.theme == .dark)
         settings.dontDimScreen = true
         try settings.synchronizeToUserDefaults()
-        let backup = suite.another().dictionaryRepresentation().first { $0.key.hasPrefix("AppSettings.MyAppsSettings.unreadable-") }
+        let backup = suite.another().dictionaryRepresentation().first {
+            $0.key.hasPrefix("AppSettings.MyAppsSettings.unreadable-")
+        }
         #expect(backup?.value as? Data == bytes)
     }
 

@@ -68,7 +68,9 @@ struct NestedSettingsTests {
         let other = Parent(userDefaults: suite.another())
         try other.update(from: dictionary)
         #expect(other.audio.volume == 3)
-        #expect(throws: AppSettingsError.invalidDictionaryValue(setting: "audio.volume", expected: "Int", found: "String")) {
+        #expect(
+            throws: AppSettingsError.invalidDictionaryValue(setting: "audio.volume", expected: "Int", found: "String")
+        ) {
             try other.update(from: ["name": "changed", "audio": ["volume": "loud"]])
         }
         #expect(other.name == "parent")

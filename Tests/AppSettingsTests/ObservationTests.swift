@@ -37,7 +37,11 @@ struct ObservationTests {
     /// Whether `change` makes an observation of `read` fire.
     private func fires(reading read: @escaping () -> Void, when change: () throws -> Void) rethrows -> Bool {
         let fired = Recorder<Bool>()
-        withObservationTracking { read() } onChange: { fired.record(true) }
+        withObservationTracking {
+            read()
+        } onChange: {
+            fired.record(true)
+        }
         try change()
         return !fired.values.isEmpty
     }
@@ -56,14 +60,19 @@ struct ObservationTests {
         try writer.synchronizeToUserDefaults()
         #expect(try fires(reading: { _ = settings.soundLevel }, when: { try settings.resetToUserDefaults() }))
         #expect(fires(reading: { _ = settings.soundLevel }, when: { settings.resetToDeveloperDefaults() }))
-        #expect(try fires(reading: { _ = settings.soundLevel }, when: { try settings.update(from: ["soundLevel": 1.0]) }))
+        #expect(
+            try fires(reading: { _ = settings.soundLevel }, when: { try settings.update(from: ["soundLevel": 1.0]) }))
         #expect(!fires(reading: { _ = settings.soundLevel }, when: { settings.theme = .system }))
     }
 
     @Test func aChangeOnAnotherThreadIsObserved() async {
         let settings = MySettings(userDefaults: suite.userDefaults)
         await confirmation { confirmed in
-            withObservationTracking { _ = settings.theme } onChange: { confirmed() }
+            withObservationTracking {
+                _ = settings.theme
+            } onChange: {
+                confirmed()
+            }
             let thread = Thread { settings.theme = .dark }
             thread.start()
             while !thread.isFinished { usleep(1000) }

@@ -156,7 +156,8 @@ struct SettingValueTests {
         let template = AllTypesSettings(userDefaults: suite.userDefaults)
         Self.fill(template)
         // The same settings as Foundation objects, archived by Foundation's own NSKeyedArchiver.
-        let tagArchive = try NSKeyedArchiver.archivedData(withRootObject: Tag(name: "important"), requiringSecureCoding: true)
+        let tagArchive = try NSKeyedArchiver.archivedData(
+            withRootObject: Tag(name: "important"), requiringSecureCoding: true)
         let settings: [String: Any] = [
             "bool": NSNumber(value: true), "int": NSNumber(value: -42), "int8": NSNumber(value: Int8.min),
             "int16": NSNumber(value: Int16.max), "int32": NSNumber(value: Int32(-123_456)),
@@ -174,7 +175,8 @@ struct SettingValueTests {
             "intSet": NSSet(array: [1, 2, 3].map { NSNumber(value: $0) }),
             "dictionary": NSDictionary(dictionary: ["pi": NSNumber(value: 3.14), "e": NSNumber(value: 2.71)]),
             "nestedArrays": NSArray(array: [
-                NSArray(array: [NSNumber(value: 1), NSNumber(value: 2)]), NSArray(), NSArray(array: [NSNumber(value: 3)]),
+                NSArray(array: [NSNumber(value: 1), NSNumber(value: 2)]), NSArray(),
+                NSArray(array: [NSNumber(value: 3)]),
             ]),
             "optionalArray": NSArray(array: [NSString(string: "x"), NSNull(), NSString(string: "z")]),
             "theme": NSString(string: "dark"), "speed": NSNumber(value: 2),

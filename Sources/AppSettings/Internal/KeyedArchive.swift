@@ -126,7 +126,8 @@ struct KeyedArchiveWriter {
         case .uuid(let uuid):
             let uid = reserveUID()
             let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
-            fillObject(uid, className: "NSUUID", fields: [(plist.add(.string("NS.uuidbytes")), plist.add(.data(bytes)))])
+            fillObject(
+                uid, className: "NSUUID", fields: [(plist.add(.string("NS.uuidbytes")), plist.add(.data(bytes)))])
             return uid
         case .array(let elements):
             return encodeCollection(elements, className: "NSArray")

@@ -108,7 +108,8 @@ extension Setting: _SettingWrapper {
 /// distinct identity per setting of an object.
 enum ObservationKeys {
     /// The key path of a slot not yet attached to an object. Key paths are immutable.
-    nonisolated(unsafe) static let placeholder: KeyPath<AppSettingsObject, Int> = \AppSettingsObject.[_observedSetting: -1]
+    nonisolated(unsafe) static let placeholder: KeyPath<AppSettingsObject, Int> =
+        \AppSettingsObject.[_observedSetting: -1]
 
     private static let keyPaths = Protected<[KeyPath<AppSettingsObject, Int>]>([])
 

@@ -10,7 +10,8 @@ extension Theme: SettingValue {}
 
 /// A raw-value enum that is also Codable: stored by its raw value.
 enum Speed: Int, Codable, Sendable {
-    case slow = 1, fast = 2
+    case slow = 1
+    case fast = 2
 }
 
 extension Speed: SettingValue {}
@@ -152,7 +153,6 @@ final class RenamedSettings: AppSettingsObject, @unchecked Sendable {
 
     override var userDefaultsKeyPostfix: String { "MyAppsSettings" }
 }
-
 
 /// Counts how often it is created, to prove `shared` is created once.
 final class CountedShared: AppSettingsObject, @unchecked Sendable {

@@ -112,12 +112,7 @@ enum StoreRegistry {
     private static let objects = Protected<[String: [WeakSettingsObject]]>([:])
 
     private static func identity(of object: AppSettingsObject) -> String {
-        #if os(Linux)
-            let suite = SettingsStore(userDefaults: object.userDefaults, key: "").domainName
-        #else
-            let suite = "\(ObjectIdentifier(object.userDefaults))"
-        #endif
-        return suite + "\u{0}" + object.userDefaultsKey
+        object.store.identity
     }
 
     static func register(_ object: AppSettingsObject) {

@@ -83,8 +83,6 @@ extension AppSettingsObject {
 
     // MARK: Loading
 
-    var store: SettingsStore { SettingsStore(userDefaults: userDefaults, key: userDefaultsKey) }
-
     func checkStorable() throws {
         if let error = layout.error { throw error }
         guard userDefaultsKey != Self.keyPrefix else {

@@ -57,6 +57,8 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     private(set) final var slots: [AnySettingSlot] = []
     private(set) final var layout = SettingsLayout.empty
     private var cachedKey = ""
+    /// Reads and writes this object's key; set during initialization.
+    private(set) final var store = SettingsStore.placeholder
     /// A scratch copy, or an object still initializing: not yet visible to anyone else.
     final var isUnpublished = true
 
@@ -113,6 +115,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     private func attachSlots() {
         (slots, layout) = SettingsLayout.attach(to: self)
         cachedKey = Self.keyPrefix + userDefaultsKeyPostfix
+        store = SettingsStore(userDefaults: userDefaults, key: cachedKey)
         for slot in slots {
             if let nested = slot.nestedObject { nested.embed(in: self) }
         }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if os(Linux)
+    import CoreFoundation
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -35,9 +39,39 @@ enum StoredSource {
 ///   with `fsync` and renamed over the old copy, so a process killed mid-write cannot damage it.
 ///   When the domain comes back without the key (a damaged domain file loads as an empty
 ///   domain), the copy is used.
-struct SettingsStore {
+struct SettingsStore: @unchecked Sendable {
     let userDefaults: UserDefaults
     let key: String
+    #if os(Linux)
+        /// The suite's name, or `nil` for the application's own domain (`.standard`).
+        let suiteName: String?
+        /// The domain's name as corelibs names its file: the suite name, or for `.standard` the
+        /// bundle identifier or else the process name.
+        let domainName: String
+    #endif
+
+    init(userDefaults: UserDefaults, key: String) {
+        self.userDefaults = userDefaults
+        self.key = key
+        #if os(Linux)
+            // corelibs' `UserDefaults` keeps its suite name in a private property.
+            let suite = Mirror(reflecting: userDefaults).children.first { $0.label == "suite" }?.value
+            suiteName = (suite as? String?) ?? nil
+            domainName = suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        #endif
+    }
+
+    /// The store of an object still initializing.
+    static let placeholder = SettingsStore(userDefaults: .standard, key: "")
+
+    /// Identifies the store among all the process's settings objects.
+    var identity: String {
+        #if os(Linux)
+            domainName + "\u{0}" + key
+        #else
+            "\(ObjectIdentifier(userDefaults))\u{0}\(key)"
+        #endif
+    }
 
     /// The largest value Apple's preferences accept for one key.
     static let maximumByteCount = 4 * 1024 * 1024
@@ -67,6 +101,18 @@ struct SettingsStore {
     }
 
     private func readUserDefaultsValue() -> StoredObject? {
+        #if os(Linux)
+            // `object(forKey:)` bridges stored data to `Data` byte by byte (about 65 ns a byte on
+            // corelibs); CoreFoundation hands out the stored object, whose bytes are copied at once.
+            let cfKey = unsafeBitCast(NSString(string: key), to: CFString.self)
+            let application =
+                suiteName.map { unsafeBitCast(NSString(string: $0), to: CFString.self) }
+                ?? kCFPreferencesCurrentApplication
+            // Stored data comes back as an `NSData` instance (CoreFoundation objects are Foundation's).
+            if let value = CFPreferencesCopyAppValue(cfKey, application), let data = value as? NSData {
+                return .data(Data(bytes: data.bytes, count: data.length))
+            }
+        #endif
         guard let value = userDefaults.object(forKey: key) else { return nil }
         if let data = value as? Data { return .data(data) }
         return .other(value, typeName: String(describing: type(of: value)))
@@ -119,15 +165,6 @@ struct SettingsStore {
     // MARK: Linux: lock and recovery copy
 
     #if os(Linux)
-        /// The domain's name as corelibs names its file: the suite name, or for `.standard` the
-        /// bundle identifier or else the process name.
-        var domainName: String {
-            let suite = Mirror(reflecting: userDefaults).children.first { $0.label == "suite" }?.value
-            if let suite = suite as? String { return suite }
-            if let suite = suite as? String?, let name = suite { return name }
-            return Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
-        }
-
         /// `$XDG_CONFIG_HOME` when absolute, else `~/.config`: where corelibs keeps domains.
         static var configurationDirectory: URL {
             if let xdg = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {

@@ -194,6 +194,9 @@ struct KeyedArchiveReader {
     let rootUID: Int
     private var classNames: [Int: String] = [:]
     private var visiting: Set<Int> = []
+    /// Strings and data already decoded, by UID: shared objects stay shared (one copy in memory
+    /// however often they are referenced), so a small archive cannot expand into a huge load.
+    private var decodedScalars: [Int: _StoredValue] = [:]
     /// How many more values may be produced; shared sub-graphs count each time they are used.
     private var budget: Int
 
@@ -304,14 +307,19 @@ struct KeyedArchiveReader {
             throw ArchiveFormatError("objects are nested deeper than \(KeyedArchive.maximumDepth) levels")
         }
         if uid == 0 { return .null }
+        if let scalar = decodedScalars[uid] { return scalar }
         switch try plist.object(at: archiveObjects[uid]) {
         case .bool(let bool): return .bool(bool)
         case .integer(let integer): return .integer(integer)
         case .unsignedInteger(let integer): return .unsignedInteger(integer)
         case .float(let float): return .float(float)
         case .double(let double): return .double(double)
-        case .string(let string): return .string(string)
-        case .data(let data): return .data(data)
+        case .string(let string):
+            decodedScalars[uid] = .string(string)
+            return .string(string)
+        case .data(let data):
+            decodedScalars[uid] = .data(data)
+            return .data(data)
         case .dictionary(let keys, let values):
             guard visiting.insert(uid).inserted else {
                 throw ArchiveFormatError("the archive's objects refer to each other in a cycle")

@@ -68,9 +68,13 @@ struct SettingsLayout: Sendable {
         let found = levels.reversed().flatMap { $0 }
         SlotRegistration.remove(found.map(\.slot))
         // Registration pushes subclass properties first; record where each declared one lands.
-        let pushed = levels.flatMap { $0 }
-        let registrationOrder = found.map { entry in pushed.firstIndex { $0.slot === entry.slot } ?? 0 }
+        var pushedPosition: [ObjectIdentifier: Int] = [:]
+        for (position, entry) in levels.flatMap({ $0 }).enumerated() {
+            pushedPosition[ObjectIdentifier(entry.slot)] = position
+        }
+        let registrationOrder = found.map { pushedPosition[ObjectIdentifier($0.slot)] ?? 0 }
         var names: [String] = []
+        var seen: Set<String> = []
         var error: AppSettingsError?
         let className = String(describing: Swift.type(of: object))
         for entry in found {
@@ -80,7 +84,7 @@ struct SettingsLayout: Sendable {
             {
                 error = error ?? .invalidStoredName(settingsClass: className, name: explicit)
             }
-            if names.contains(name) { error = error ?? .duplicateStoredName(settingsClass: className, name: name) }
+            if !seen.insert(name).inserted { error = error ?? .duplicateStoredName(settingsClass: className, name: name) }
             names.append(name)
         }
         let layout = SettingsLayout(

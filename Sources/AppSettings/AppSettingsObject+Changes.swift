@@ -8,7 +8,7 @@ extension AppSettingsObject {
     /// Called after a setting's value changed: Observation, the parent, and notifications.
     @usableFromInline
     final func _settingDidChange(_ slot: AnySettingSlot) {
-        if let nested = slot.nestedObject { nested.embed(in: self) }
+        if slot.holdsSettingsObject, let nested = slot.nestedObject { nested.embed(in: self) }
         announce([slot.index])
     }
 
@@ -20,11 +20,12 @@ extension AppSettingsObject {
             _registrar.didSet(self, keyPath: slots[index].observationKeyPath)
         }
         let (deferred, parent, continuations) = _state.withLock { state in
+            let continuations = state.continuations.isEmpty ? [] : Array(state.continuations.values)
             if state.transactionDepth > 0 {
                 state.changedInTransaction.formUnion(indices)
-                return (true, state.parent?.object, Array(state.continuations.values))
+                return (true, state.parent?.object, continuations)
             }
-            return (false, state.parent?.object, Array(state.continuations.values))
+            return (false, state.parent?.object, continuations)
         }
         if !deferred {
             let names = indices.sorted().map { slots[$0].name }

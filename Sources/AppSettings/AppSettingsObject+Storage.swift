@@ -17,10 +17,12 @@ extension AppSettingsObject {
     /// - Throws: ``AppSettingsError`` when the key postfix is empty, a value cannot be encoded,
     ///   the archive exceeds 4 MiB, or the store cannot be written; nothing is written then.
     public final func synchronizeToUserDefaults() throws {
-        if let parent = embeddingParent {
+        let (parent, isUnsaved) = _state.withLock { ($0.parent?.object, $0.generation != $0.savedGeneration) }
+        if let parent {
             try parent.synchronizeToUserDefaults()
             return
         }
+        guard isUnsaved else { return }
         try checkStorable()
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
         let backupKey: String? = try _synchronization.withLock { _ in

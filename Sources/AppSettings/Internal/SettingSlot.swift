@@ -17,9 +17,12 @@ class AnySettingSlot: @unchecked Sendable {
     /// What Observation tracks for this setting.
     @usableFromInline final var observationKeyPath: KeyPath<AppSettingsObject, Int> = ObservationKeys.placeholder
     final let explicitStoredName: String?
+    /// Whether the value type is a settings object (a nested one), known without a cast.
+    final let holdsSettingsObject: Bool
 
-    init(explicitStoredName: String?) {
+    init(explicitStoredName: String?, holdsSettingsObject: Bool) {
         self.explicitStoredName = explicitStoredName
+        self.holdsSettingsObject = holdsSettingsObject
     }
 
     // The members below are overridden by `SettingSlot`; all but `decode` run under the owner's lock.
@@ -47,15 +50,29 @@ class AnySettingSlot: @unchecked Sendable {
 /// The slot of a setting whose value has type `Value`.
 @usableFromInline
 final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendable {
-    @usableFromInline var value: Value
+    /// The value, behind a pointer so that accesses skip the run-time exclusivity checks of a
+    /// class's stored `var` (the owner's lock already excludes).
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
     let initialValue: Value
     @usableFromInline let validate: (@Sendable (Value) -> Value)?
 
     init(initialValue: Value, storedName: String?, validate: (@Sendable (Value) -> Value)?) {
-        self.value = initialValue
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: initialValue)
         self.initialValue = initialValue
         self.validate = validate
-        super.init(explicitStoredName: storedName)
+        super.init(explicitStoredName: storedName, holdsSettingsObject: Value.self is AppSettingsObject.Type)
+    }
+
+    deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+
+    /// The current value; read and written only under the owner's lock.
+    @inlinable var value: Value {
+        get { storage.pointee }
+        set { storage.pointee = newValue }
     }
 
     override func storedValue(of value: Any) throws -> _StoredValue {
@@ -80,7 +97,7 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
 
     override var anyValue: Any { value }
 
-    override var nestedObject: AppSettingsObject? { value as? AppSettingsObject }
+    override var nestedObject: AppSettingsObject? { holdsSettingsObject ? value as? AppSettingsObject : nil }
 
     override func hasSameValue(as other: Any) -> Bool {
         guard let other = other as? Value else { return false }

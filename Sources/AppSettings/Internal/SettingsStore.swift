@@ -214,11 +214,6 @@ struct SettingsStore: @unchecked Sendable {
                 unlink(temporary.path)
                 throw storeError("could not write \(target.path)")
             }
-            let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if directoryDescriptor >= 0 {
-                fsync(directoryDescriptor)
-                close(directoryDescriptor)
-            }
         }
 
         private func storeError(_ what: String) -> AppSettingsError {

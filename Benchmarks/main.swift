@@ -1,4 +1,302 @@
-import AppSettings
+// Compares AppSettings with the other ways of storing settings, side by side in one run.
+//
+//     swift run -c release Benchmarks            # the full run, about 2 minutes
+//     swift run -c release Benchmarks --quick    # fewer samples, a few seconds
+//
+// Every figure is the median over many samples; the contenders of one measurement take turns.
+
+@_spi(Testing) import AppSettings
 import Foundation
 
-print("hello")
+let quick = CommandLine.arguments.contains("--quick")
+let microSamples = quick ? 41 : 301
+let clock = ContinuousClock()
+let started = clock.now
+let table = ResultTable()
+
+/// Samples for saving and loading a set of `count` settings.
+@MainActor
+func setSamples(_ count: Int) -> Int {
+    switch count {
+    case ...20: quick ? 21 : 201
+    case ...200: quick ? 15 : 101
+    default: quick ? 5 : 41
+    }
+}
+
+print("AppSettings benchmarks (\(quick ? "quick" : "full") run), \(Date())")
+print("\(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)")
+print("")
+
+// MARK: 1 and 2: one setting
+
+@MainActor
+func measureOneSetting() throws {
+    let suite = TemporarySuite()
+    let settings = ReadWriteSettings(userDefaults: suite.defaults)
+    let guarded = MutexSettings()
+    let defaults = suite.defaults
+    defaults.set(0.5, forKey: "volume")
+    defaults.set("Ada Lovelace", forKey: "userName")
+    let fast = 2_000
+    let slow = 200
+    let names = ["Ada Lovelace", "Grace Hopper"]
+
+    try table.measure(
+        "read Double",
+        [
+            .repeated("AppSettings @Setting", iterations: fast) { _ in blackHole(Int(settings.volume)) },
+            .repeated("Mutex-guarded property", iterations: fast) { _ in blackHole(Int(guarded.volume)) },
+            .repeated("UserDefaults.double(forKey:)", iterations: slow) { _ in
+                blackHole(Int(defaults.double(forKey: "volume")))
+            },
+        ],
+        samples: microSamples
+    )
+    try table.measure(
+        "read String",
+        [
+            .repeated("AppSettings @Setting", iterations: fast) { _ in blackHole(settings.userName.utf8.count) },
+            .repeated("Mutex-guarded property", iterations: fast) { _ in blackHole(guarded.userName.utf8.count) },
+            .repeated("UserDefaults.string(forKey:)", iterations: slow) { _ in
+                blackHole(defaults.string(forKey: "userName")?.utf8.count ?? 0)
+            },
+        ],
+        samples: microSamples
+    )
+    try table.measure(
+        "write Double",
+        [
+            .repeated("AppSettings @Setting", iterations: fast) { settings.volume = $0 & 1 == 0 ? 0.25 : 0.75 },
+            .repeated("Mutex-guarded property", iterations: fast) { guarded.volume = $0 & 1 == 0 ? 0.25 : 0.75 },
+            .repeated("UserDefaults.set(_:forKey:)", iterations: slow) {
+                defaults.set($0 & 1 == 0 ? 0.25 : 0.75, forKey: "volume")
+            },
+        ],
+        samples: microSamples
+    )
+    try table.measure(
+        "write String",
+        [
+            .repeated("AppSettings @Setting", iterations: fast) { settings.userName = names[$0 & 1] },
+            .repeated("Mutex-guarded property", iterations: fast) { guarded.userName = names[$0 & 1] },
+            .repeated("UserDefaults.set(_:forKey:)", iterations: slow) {
+                defaults.set(names[$0 & 1], forKey: "userName")
+            },
+        ],
+        samples: microSamples
+    )
+}
+
+// MARK: 3 to 6: a settings set
+
+/// Saves and loads a set of `count` settings the three ways; records the blob sizes.
+@MainActor
+func measureSet<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
+    _ settingsType: Settings.Type,
+    _ plainType: Plain.Type,
+    count: Int
+) throws {
+    let archiveSuite = TemporarySuite()
+    let perKeySuite = TemporarySuite()
+    let plistSuite = TemporarySuite()
+    let plistKey = "PlainSettings"
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .binary
+    let decoder = PropertyListDecoder()
+
+    // The first instance of a class finds its settings by reflection; later ones reuse that.
+    var firstInstance: Settings?
+    let firstInstanceTime = nanoseconds { firstInstance = Settings(userDefaults: archiveSuite.defaults) }
+    guard let settings = firstInstance else { return }
+    var plain = Plain()
+    var perKey = PerKeySettings(count: count)
+    let samples = setSamples(count)
+
+    // Saving (each sample first changes one setting; a save writes the whole set).
+    let save = "save \(count)"
+    try table.measure(
+        save,
+        [
+            Contender(name: "AppSettings synchronizeToUserDefaults()") {
+                settings.makeDirty()
+                return try nanoseconds { try settings.synchronizeToUserDefaults() }
+            },
+            Contender(name: "(a) set(_:forKey:) per setting + synchronize()") {
+                perKey.makeDirty()
+                return nanoseconds {
+                    perKey.write(to: perKeySuite.defaults)
+                    perKeySuite.defaults.synchronize()
+                }
+            },
+            Contender(name: "(b) PropertyListEncoder + set + synchronize()") {
+                plain.makeDirty()
+                return try nanoseconds {
+                    plistSuite.defaults.set(try encoder.encode(plain), forKey: plistKey)
+                    plistSuite.defaults.synchronize()
+                }
+            },
+        ],
+        samples: samples,
+        settingCount: count
+    )
+    try table.measure(
+        "encode \(count)",
+        [
+            Contender(name: "AppSettings _archivedBytes()") {
+                try nanoseconds { blackHole(try settings._archivedBytes().count) }
+            },
+            Contender(name: "PropertyListEncoder.encode (binary)") {
+                try nanoseconds { blackHole(try encoder.encode(plain).count) }
+            },
+        ],
+        samples: samples,
+        settingCount: count
+    )
+
+    // What was saved loads back whole.
+    let check = Settings(userDefaults: archiveSuite.defaults)
+    guard check.lastLoadError == nil, check.isEqual(settings) else {
+        fatalError("\(Settings.self) did not load back what it saved: \(String(describing: check.lastLoadError))")
+    }
+
+    // Loading at launch (each sample first re-reads the domains from disk, untimed).
+    let load = "load \(count)"
+    try table.measure(
+        load,
+        [
+            Contender(name: "AppSettings init(userDefaults:)") {
+                archiveSuite.defaults.synchronize()
+                var loaded: Settings?
+                let time = nanoseconds { loaded = Settings(userDefaults: archiveSuite.defaults) }
+                blackHole(loaded?.checksum ?? 0)
+                return time
+            },
+            Contender(name: "(a) typed read per setting") {
+                perKeySuite.defaults.synchronize()
+                return nanoseconds { blackHole(perKey.read(from: perKeySuite.defaults)) }
+            },
+            Contender(name: "(b) data(forKey:) + PropertyListDecoder") {
+                plistSuite.defaults.synchronize()
+                return try nanoseconds {
+                    guard let data = plistSuite.defaults.data(forKey: plistKey) else { return }
+                    blackHole(try decoder.decode(Plain.self, from: data).checksum)
+                }
+            },
+        ],
+        samples: samples,
+        settingCount: count
+    )
+    table.add(load, "first instance of the class (reflection)", firstInstanceTime, settingCount: count)
+
+    // Sizes.
+    let archiveSize = Double(try settings._archivedBytes().count)
+    let plistSize = Double(try encoder.encode(plain).count)
+    table.add(
+        "blob \(count)", "AppSettings archive", archiveSize, reference: archiveSize, settingCount: count, isBytes: true)
+    table.add(
+        "blob \(count)", "PropertyListEncoder (binary)", plistSize, reference: archiveSize, settingCount: count,
+        isBytes: true)
+}
+
+/// A synchronize with nothing changed.
+@MainActor
+func measureCleanSynchronize() throws {
+    let suite = TemporarySuite()
+    let settings = Settings200(userDefaults: suite.defaults)
+    settings.makeDirty()
+    try settings.synchronizeToUserDefaults()
+    try table.measure(
+        "clean synchronize",
+        [
+            .repeated("AppSettings synchronizeToUserDefaults()", iterations: 1_000) { _ in
+                try settings.synchronizeToUserDefaults()
+            },
+            .repeated("UserDefaults.synchronize(), nothing changed", iterations: 20) { _ in
+                blackHole(suite.defaults.synchronize() ? 1 : 0)
+            },
+        ],
+        samples: microSamples
+    )
+}
+
+// MARK: Running
+
+do {
+    try measureOneSetting()
+    try measureCleanSynchronize()
+    try measureSet(Settings20.self, PlainSettings20.self, count: 20)
+    try measureSet(Settings200.self, PlainSettings200.self, count: 200)
+    try measureSet(Settings2000.self, PlainSettings2000.self, count: 2000)
+} catch {
+    print("error: \(error)")
+    TemporarySuite.removeAll()
+    exit(1)
+}
+
+// MARK: Report
+
+TemporarySuite.removeAll()
+
+print("")
+print(table.markdown())
+print("")
+print("Goals (medians of this run):")
+
+@MainActor
+func goal(_ met: Bool, _ text: String) {
+    print("- \(met ? "MET    " : "NOT MET") \(text)")
+}
+
+for type in ["Double", "String"] {
+    let appSettings = table.value("read \(type)", "AppSettings @Setting")
+    let guarded = table.value("read \(type)", "Mutex-guarded property")
+    let userDefaults = table.value(
+        "read \(type)", type == "Double" ? "UserDefaults.double(forKey:)" : "UserDefaults.string(forKey:)")
+    goal(
+        appSettings <= 1.5 * guarded,
+        "read \(type): " + String(format: "%.2fx the Mutex-guarded property (goal ≤ 1.5x)", appSettings / guarded))
+    goal(
+        userDefaults >= 30 * appSettings,
+        "read \(type): " + String(format: "%.1fx faster than UserDefaults (goal ≥ 30x)", userDefaults / appSettings))
+}
+for type in ["Double", "String"] {
+    let appSettings = table.value("write \(type)", "AppSettings @Setting")
+    let guarded = table.value("write \(type)", "Mutex-guarded property")
+    goal(
+        appSettings <= 2 * guarded,
+        "write \(type): " + String(format: "%.2fx the Mutex-guarded property (goal ≤ 2x)", appSettings / guarded))
+}
+for (operation, perKey, plist) in [
+    ("save", "(a) set(_:forKey:) per setting + synchronize()", "(b) PropertyListEncoder + set + synchronize()"),
+    ("load", "(a) typed read per setting", "(b) data(forKey:) + PropertyListDecoder"),
+] {
+    let name = operation == "save" ? "AppSettings synchronizeToUserDefaults()" : "AppSettings init(userDefaults:)"
+    let appSettings = table.value("\(operation) 200", name)
+    let pathA = table.value("\(operation) 200", perKey)
+    let pathB = table.value("\(operation) 200", plist)
+    goal(
+        appSettings <= 1.2 * pathB,
+        "\(operation) 200: " + String(format: "%.2fx the PropertyList path (b) (goal ≤ 1.2x)", appSettings / pathB))
+    goal(
+        appSettings < pathA,
+        "\(operation) 200: " + String(format: "%.2fx the per-key path (a) (goal < 1x)", appSettings / pathA))
+    let perSetting200 = appSettings / 200
+    let perSetting2000 = table.value("\(operation) 2000", name) / 2000
+    goal(
+        perSetting2000 <= 1.3 * perSetting200,
+        "\(operation) 2000: "
+            + String(format: "%.2fx the cost per setting at 200 (goal ≤ 1.3x)", perSetting2000 / perSetting200)
+    )
+}
+let clean = table.value("clean synchronize", "AppSettings synchronizeToUserDefaults()")
+goal(clean < 1_000, "clean synchronize: \(ResultTable.format(clean, isBytes: false)) (goal < 1 µs)")
+for count in [20, 200, 2000] {
+    let archive = table.value("blob \(count)", "AppSettings archive")
+    let plist = table.value("blob \(count)", "PropertyListEncoder (binary)")
+    goal(
+        archive <= 1.5 * plist,
+        String(format: "blob %d: %.2fx the PropertyListEncoder data (goal ≤ 1.5x)", count, archive / plist))
+}
+print("")
+print(String(format: "Total time: %.1f s", Double((clock.now - started).components.seconds)))

@@ -1,4 +1,197 @@
+// A second process for the process tests and the scripts in scripts/: it reads and writes one
+// settings set in a `UserDefaults` suite, so that tests can check what crosses process
+// boundaries, what survives `kill -9`, and what several writers leave behind.
+//
+//     AppSettingsTestHost read <suite> <postfix>             JSON: settings, lastLoadError, domain state
+//     AppSettingsTestHost state <suite> <postfix>            one line for scripts (see `stateLine`)
+//     AppSettingsTestHost write <suite> <postfix> <counter>  one consistent triple, synchronized
+//     AppSettingsTestHost write-many <suite> <postfix> <rounds> [first [shared]]
+//     AppSettingsTestHost sync-loop <suite> <postfix>        forever; prints each synchronized counter
+//
+// A "consistent triple" is counter = n, label = "v<n>", values = [n, n, n]: a torn or mixed
+// state shows as a triple that does not match.
+
 import AppSettings
 import Foundation
 
-print("hello")
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The key postfix, chosen on the command line before the first settings object is created, so
+/// that several sets can share one suite.
+nonisolated(unsafe) var hostKeyPostfix = "HostSettings"
+
+final class HostSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting var counter = 0
+    @Setting var label = ""
+    @Setting var values: [Int] = []
+
+    override var userDefaultsKeyPostfix: String { hostKeyPostfix }
+
+    /// Sets the consistent triple for `value`.
+    func setTriple(_ value: Int) {
+        counter = value
+        label = "v\(value)"
+        values = [value, value, value]
+    }
+
+    /// A whole triple, or the developer defaults (nothing stored yet).
+    var isConsistent: Bool {
+        if counter == 0, label.isEmpty, values.isEmpty { return true }
+        return label == "v\(counter)" && values == [counter, counter, counter]
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("AppSettingsTestHost: \(message)\n".utf8))
+    exit(2)
+}
+
+/// Writes a line unbuffered, so that a line on stdout is never lost when the process is killed.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Where corelibs keeps the domain file of a suite.
+func domainFileURL(suite: String) -> URL {
+    let directory: URL
+    if let xdg = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+        directory = URL(fileURLWithPath: xdg, isDirectory: true)
+    } else {
+        directory = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+    }
+    return directory.appendingPathComponent("\(suite).plist")
+}
+
+/// What the domain file holds for `key`, read directly (not through `UserDefaults`), so that a
+/// damaged domain, which corelibs silently loads as empty, is told apart from a missing key.
+func domainState(suite: String, key: String) -> String {
+    let url = domainFileURL(suite: suite)
+    guard let data = try? Data(contentsOf: url) else { return "no-file" }
+    guard
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil),
+        let dictionary = plist as? [String: Any]
+    else {
+        return "damaged"
+    }
+    return dictionary[key] == nil ? "key-missing" : "has-key"
+}
+
+/// Converts a property-list value into something `JSONSerialization` accepts.
+func jsonValue(_ value: Any) -> Any {
+    switch value {
+    case let dictionary as [String: Any]: dictionary.mapValues(jsonValue)
+    case let array as [Any]: array.map(jsonValue)
+    case let data as Data: data.base64EncodedString()
+    case let date as Date: date.timeIntervalSince1970
+    case is String, is Bool, is Int, is Double, is Float, is NSNumber: value
+    default: String(describing: value)
+    }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4 else {
+    fail("usage: AppSettingsTestHost read|state|write|write-many|sync-loop <suite> <postfix> [number]")
+}
+let command = arguments[1]
+let suite = arguments[2]
+hostKeyPostfix = arguments[3]
+guard let userDefaults = UserDefaults(suiteName: suite) else { fail("cannot open suite \(suite)") }
+
+func numberArgument(_ index: Int) -> Int {
+    guard arguments.count > index, let value = Int(arguments[index]) else {
+        fail("\(command) needs an integer argument")
+    }
+    return value
+}
+
+switch command {
+case "read":
+    let key = "AppSettings." + hostKeyPostfix
+    let domain = domainState(suite: suite, key: key)
+    let settings = HostSettings(userDefaults: userDefaults)
+    let output: [String: Any] = [
+        "key": settings.userDefaultsKey,
+        "settings": jsonValue(settings.dictionaryRepresentation()),
+        "lastLoadError": settings.lastLoadError.map { "\($0)" } ?? NSNull(),
+        "consistent": settings.isConsistent,
+        "domain": domain,
+    ]
+    let json = try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys])
+    say(String(decoding: json, as: UTF8.self))
+
+case "state":
+    // `counter=<n> consistent=<yes|no> domain=<has-key|key-missing|damaged|no-file> error=<yes|no>`
+    let key = "AppSettings." + hostKeyPostfix
+    let domain = domainState(suite: suite, key: key)
+    let settings = HostSettings(userDefaults: userDefaults)
+    let consistent = settings.isConsistent ? "yes" : "no"
+    let error = settings.lastLoadError == nil ? "no" : "yes"
+    say("counter=\(settings.counter) consistent=\(consistent) domain=\(domain) error=\(error)")
+    if let lastLoadError = settings.lastLoadError {
+        FileHandle.standardError.write(Data("lastLoadError: \(lastLoadError)\n".utf8))
+    }
+
+case "write":
+    let settings = HostSettings(userDefaults: userDefaults)
+    settings.setTriple(numberArgument(4))
+    do {
+        try settings.synchronizeToUserDefaults()
+    } catch {
+        fail("synchronize failed: \(error)")
+    }
+    say("ok \(settings.counter)")
+
+case "write-many":
+    // Writes the triples first…first+rounds-1, synchronizing after each; a fresh object
+    // (a fresh load) every fifth round, so that loads run between other processes' writes too.
+    // The reloaded state must be whole, and, unless the set is `shared` with another writer,
+    // exactly the one this process synchronized last.
+    let rounds = numberArgument(4)
+    let first = arguments.count > 5 ? numberArgument(5) : 1
+    let shared = arguments.count > 6 && arguments[6] == "shared"
+    var settings = HostSettings(userDefaults: userDefaults)
+    for round in 0..<rounds {
+        if round % 5 == 4 {
+            settings = HostSettings(userDefaults: userDefaults)
+            if !settings.isConsistent || (!shared && settings.counter != first + round - 1) {
+                fail(
+                    "round \(round): reloaded an unexpected state: counter \(settings.counter), label \(settings.label)"
+                )
+            }
+        }
+        settings.setTriple(first + round)
+        do {
+            try settings.synchronizeToUserDefaults()
+        } catch {
+            fail("synchronize failed in round \(round): \(error)")
+        }
+    }
+    say("ok \(settings.counter)")
+
+case "sync-loop":
+    // Continues from what is stored, so that one suite can be killed over and over and the
+    // counter only grows; prints each counter after its synchronization returned.
+    let settings = HostSettings(userDefaults: userDefaults)
+    if let error = settings.lastLoadError { fail("load failed: \(error)") }
+    if !settings.isConsistent { fail("loaded an inconsistent state: \(settings.dictionaryRepresentation())") }
+    var next = settings.counter + 1
+    while true {
+        settings.setTriple(next)
+        do {
+            try settings.synchronizeToUserDefaults()
+        } catch {
+            fail("synchronize failed: \(error)")
+        }
+        say("\(next)")
+        next += 1
+    }
+
+default:
+    fail("unknown command \(command)")
+}

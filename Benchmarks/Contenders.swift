@@ -1,5 +1,6 @@
 import AppSettings
 import Foundation
+import Observation
 import Synchronization
 
 // MARK: One setting: reading and writing
@@ -30,6 +31,18 @@ final class MutexSettings: Sendable {
     var userName: String {
         get { values.withLock { $0.userName } }
         set { values.withLock { $0.userName = newValue } }
+    }
+}
+
+/// The Mutex-guarded property with Observation's read tracking added, as `@Observable` does:
+/// the difference to `MutexSettings` is what observation costs a read that nobody observes.
+final class ObservedMutexSettings: Observable, Sendable {
+    private let values = Mutex(0.5)
+    private let registrar = ObservationRegistrar()
+
+    var volume: Double {
+        registrar.access(self, keyPath: \.volume)
+        return values.withLock { $0 }
     }
 }
 

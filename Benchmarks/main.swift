@@ -35,6 +35,9 @@ func measureOneSetting() throws {
     let suite = TemporarySuite()
     let settings = ReadWriteSettings(userDefaults: suite.defaults)
     let guarded = MutexSettings()
+    let observed = ObservedMutexSettings()
+    let center = NotificationCenter()
+    let notificationName = Notification.Name("BenchmarkNotification")
     let defaults = suite.defaults
     defaults.set(0.5, forKey: "volume")
     defaults.set("Ada Lovelace", forKey: "userName")
@@ -47,6 +50,9 @@ func measureOneSetting() throws {
         [
             .repeated("AppSettings @Setting", iterations: fast) { _ in blackHole(Int(settings.volume)) },
             .repeated("Mutex-guarded property", iterations: fast) { _ in blackHole(Int(guarded.volume)) },
+            .repeated("Mutex-guarded property + Observation access", iterations: fast) { _ in
+                blackHole(Int(observed.volume))
+            },
             .repeated("UserDefaults.double(forKey:)", iterations: slow) { _ in
                 blackHole(Int(defaults.double(forKey: "volume")))
             },
@@ -69,6 +75,9 @@ func measureOneSetting() throws {
         [
             .repeated("AppSettings @Setting", iterations: fast) { settings.volume = $0 & 1 == 0 ? 0.25 : 0.75 },
             .repeated("Mutex-guarded property", iterations: fast) { guarded.volume = $0 & 1 == 0 ? 0.25 : 0.75 },
+            .repeated("NotificationCenter.post alone (no observer)", iterations: fast) { index in
+                center.post(name: notificationName, object: nil, userInfo: ["index": index])
+            },
             .repeated("UserDefaults.set(_:forKey:)", iterations: slow) {
                 defaults.set($0 & 1 == 0 ? 0.25 : 0.75, forKey: "volume")
             },

@@ -27,7 +27,7 @@ struct FuzzFrame: Codable, Equatable, Sendable {
 
 extension FuzzFrame: SettingValue {}
 
-/// An `NSSecureCoding` class: its values go through Foundation's `NSKeyedUnarchiver`.
+/// An `NSSecureCoding` class: its values go through the library's own `SecureArchiveDecoder`.
 final class FuzzTag: NSObject, NSSecureCoding, @unchecked Sendable {
     static var supportsSecureCoding: Bool { true }
     let name: String

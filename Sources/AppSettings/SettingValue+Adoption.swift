@@ -74,29 +74,15 @@ extension SettingValue where Self: NSObject & NSSecureCoding {
         .data(try NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true))
     }
 
-    /// Checks the nested archive's structure and class names first, then unarchives it with
-    /// secure coding, so damaged bytes cannot reach Foundation's unarchiver paths that trap.
+    /// Decodes the nested archive with the library's own defensive reader (never with Foundation's
+    /// `NSKeyedUnarchiver`, which can stop the process on damaged bytes); `Self` is the only class
+    /// besides Foundation's that it may contain. Any problem is a mismatch, never a trap.
     public static func _value(from stored: _StoredValue) throws -> Self {
         guard case .data(let data) = stored else { throw _StoredValueMismatch(expected: Self.self, found: stored) }
         do {
-            try KeyedArchiveReader.validateObjectGraph(data, allowing: [NSStringFromClass(Self.self)])
+            return try SecureArchiveDecoder.decodeRoot(Self.self, from: data)
         } catch {
             throw _StoredValueMismatch(expected: Self.self, foundDescription: "an unusable archive (\(error))")
         }
-        let unarchiver: NSKeyedUnarchiver
-        do {
-            unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
-        } catch {
-            throw _StoredValueMismatch(expected: Self.self, foundDescription: "an unusable archive (\(error))")
-        }
-        unarchiver.requiresSecureCoding = true
-        unarchiver.decodingFailurePolicy = .setErrorAndReturn
-        let object = unarchiver.decodeObject(of: Self.self, forKey: NSKeyedArchiveRootObjectKey)
-        unarchiver.finishDecoding()
-        guard let object, unarchiver.error == nil else {
-            let reason = unarchiver.error.map { "\($0)" } ?? "no object"
-            throw _StoredValueMismatch(expected: Self.self, foundDescription: "an unusable archive (\(reason))")
-        }
-        return object
     }
 }

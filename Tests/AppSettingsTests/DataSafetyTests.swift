@@ -200,6 +200,25 @@ struct DataSafetyTests {
         #expect(error != nil)
     }
 
+    @Test func aSharedStringIsDecodedOnceHoweverOftenItIsReferenced() throws {
+        // A 40 KB archive whose array refers 20,000 times to one 20,000-character string (the form
+        // the library's own writer produces). Decoding each reference anew took 400 MB and 8 s.
+        var archive = HandMadeArchive()
+        let text = archive.add(.string(String(repeating: "x", count: 20_000)))
+        let array = archive.object("NSArray", ["NS.objects": .references(Array(repeating: text, count: 20_000))])
+        let root = archive.settingsRoot(["strings": array])
+        let template = AllTypesSettings(userDefaults: suite.userDefaults)
+        let (loaded, error) = template._loadCopy(fromStoredBytes: archive.finish(root: root))
+        #expect(error == nil)
+        var strings = try #require(loaded as? AllTypesSettings).strings
+        #expect(strings.count == 20_000)
+        // All elements share one buffer: the string was decoded once.
+        let first = strings[0].withUTF8 { UInt(bitPattern: $0.baseAddress) }
+        let last = strings[19_999].withUTF8 { UInt(bitPattern: $0.baseAddress) }
+        #expect(first == last)
+        strings.removeAll()
+    }
+
     @Test func referencesOutOfRangeAreRefused() {
         var archive = HandMadeArchive()
         let broken = archive.object("NSArray", ["NS.objects": .references([9_999])])

@@ -403,46 +403,44 @@ struct KeyedArchiveReader {
 }
 
 extension KeyedArchiveReader {
-    /// The Foundation classes a nested archive may contain besides the caller's own.
-    static let foundationClassNames: Set<String> = [
-        "NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray", "NSSet", "NSMutableSet",
-        "NSString", "NSMutableString", "NSNumber", "NSData", "NSMutableData", "NSDate", "NSURL", "NSUUID", "NSNull",
-    ]
-
-    /// Checks a whole archive before Foundation's unarchiver sees it: every reference in range,
-    /// every object's class described properly and named in `allowing` or
-    /// ``foundationClassNames``.
-    static func validateObjectGraph(_ data: Data, allowing classNames: Set<String>) throws(ArchiveFormatError) {
-        var reader = try KeyedArchiveReader(data)
-        let allowed = classNames.union(foundationClassNames)
-        for plistIndex in reader.archiveObjects {
-            let object = try reader.plist.object(at: plistIndex)
-            guard case .dictionary(let keys, let values) = object else {
-                if case .uid = object { throw ArchiveFormatError("a bare reference stands in $objects") }
-                continue
-            }
-            let fields = try reader.fields(keys, values)
-            if fields["$classname"] != nil { continue }
-            let name = try reader.className(ofObjectFields: fields)
-            guard allowed.contains(name) else {
-                throw ArchiveFormatError("class \(name) is not allowed in this archive")
-            }
-            for (key, value) in fields where key != "$class" {
-                try reader.checkReferences(in: value, depth: 0)
-            }
+    /// The class name and fields (plist indices, `$class` left out) of the object with the given
+    /// UID, or `nil` when that object is a plain property-list value (a string, number or data).
+    ///
+    /// Counts against the same budget as ``value(uid:depth:)``, so a decoder that walks objects
+    /// one by one with it cannot be made to do more work than the bytes can honestly hold.
+    mutating func objectDescription(uid: Int) throws(ArchiveFormatError) -> (className: String, fields: [String: Int])?
+    {
+        budget -= 1
+        guard budget >= 0 else { throw ArchiveFormatError("the archive expands to more objects than it can hold") }
+        guard uid > 0, uid < archiveObjects.count else {
+            throw ArchiveFormatError("object reference \(uid) does not name an object")
+        }
+        switch try plist.object(at: archiveObjects[uid]) {
+        case .dictionary(let keys, let values):
+            var objectFields = try fields(keys, values)
+            let name = try className(ofObjectFields: objectFields)
+            objectFields["$class"] = nil
+            return (name, objectFields)
+        case .bool, .integer, .unsignedInteger, .float, .double, .string, .data:
+            return nil
+        case .date, .uid, .array, .set:
+            throw ArchiveFormatError("object \(uid) is not a valid archived object")
         }
     }
 
-    /// Checks that every UID inside the plist object at `index` (arrays of them included) is in range.
-    private func checkReferences(in index: Int, depth: Int) throws(ArchiveFormatError) {
-        guard depth < 4 else { throw ArchiveFormatError("object fields are nested too deeply") }
-        switch try plist.object(at: index) {
-        case .uid: _ = try uid(index)
-        case .array(let elements), .set(let elements):
-            for element in elements { try checkReferences(in: element, depth: depth + 1) }
-        case .dictionary(let keys, let values):
-            for element in keys + values { try checkReferences(in: element, depth: depth + 1) }
-        default: break
-        }
+    /// The UID an object's field refers to, or `nil` when the field holds an inline value.
+    func referencedUID(inField plistIndex: Int) throws(ArchiveFormatError) -> Int? {
+        guard case .uid = try plist.object(at: plistIndex) else { return nil }
+        return try uid(plistIndex)
+    }
+
+    /// The property-list value stored inline in an object's field (a number, Boolean or data).
+    func inlineValue(inField plistIndex: Int) throws(ArchiveFormatError) -> BinaryPropertyListReader.Object {
+        try plist.object(at: plistIndex)
+    }
+
+    /// The UIDs in an object's field that holds an array of references (`NS.objects`, `NS.keys`).
+    func referenceList(inField plistIndex: Int?) throws(ArchiveFormatError) -> [Int] {
+        try references(plistIndex)
     }
 }

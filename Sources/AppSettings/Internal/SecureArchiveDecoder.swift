@@ -1,0 +1,355 @@
+import Foundation
+
+/// Decodes a nested keyed archive of an `NSSecureCoding` class without Foundation's unarchiver.
+///
+/// A setting whose type is an `NSObject & NSSecureCoding` class is stored as a keyed archive of
+/// its own. Foundation's `NSKeyedUnarchiver` stops the process on some damaged archives (on
+/// Linux, an object of another class than `decodeObject(of:forKey:)` asks for traps even with
+/// `.setErrorAndReturn`), so stored bytes are read here instead, with ``KeyedArchiveReader``:
+///
+/// - Foundation values (strings, numbers, data, dates, URLs, UUIDs, `NSNull`) come from
+///   ``KeyedArchiveReader/value(uid:depth:)``; arrays, sets and dictionaries are built here, so
+///   they may hold objects of the requested classes.
+/// - An object of another class is created with `init(coder:)` on a decoder positioned on that
+///   object, only when its class is among the requested ones, conforms to `NSSecureCoding` and
+///   is not one of Foundation's (whose initializers rely on `NSKeyedUnarchiver` internals).
+/// - Anything unexpected (another class, a cycle, nesting deeper than
+///   ``KeyedArchive/maximumDepth``, a bad reference) makes the call return `nil` and is recorded
+///   in ``error``; after the first failure every object decodes as `nil`. Nothing traps.
+/// - A missing key decodes as `nil` (or 0, `false`) without a failure, as on Apple platforms, so
+///   an `init(coder:)` that tolerates a missing optional field works.
+final class SecureArchiveDecoder: NSCoder {
+    /// What all decoders of one archive share: the reader, the objects made so far, the failure.
+    private final class Archive {
+        var reader: KeyedArchiveReader
+        /// Objects decoded so far by UID (not containers, whose contents depend on the classes
+        /// asked for), so an object referenced twice is one object, as `NSKeyedUnarchiver` does it.
+        var objects: [Int: AnyObject] = [:]
+        /// Objects whose decoding has begun and not ended: meeting one again is a cycle.
+        var inProgress: Set<Int> = []
+        var failure: (any Error)?
+
+        init(reader: KeyedArchiveReader) {
+            self.reader = reader
+        }
+    }
+
+    private let archive: Archive
+    /// The fields of the object this decoder is positioned on (plist indices), by key.
+    private let fields: [String: Int]
+    /// How deeply this decoder's object is nested in the archive.
+    private let depth: Int
+    /// The classes allowed when `decodeObject(forKey:)` names none.
+    private let defaultClasses: [AnyClass]
+
+    private init(archive: Archive, fields: [String: Int], depth: Int, defaultClasses: [AnyClass]) {
+        self.archive = archive
+        self.fields = fields
+        self.depth = depth
+        self.defaultClasses = defaultClasses
+        super.init()
+    }
+
+    /// The Foundation classes this decoder makes itself.
+    private static let foundationClasses: [AnyClass] = [
+        NSArray.self, NSSet.self, NSDictionary.self, NSString.self, NSNumber.self, NSData.self, NSDate.self,
+        NSURL.self, NSUUID.self, NSNull.self,
+    ]
+
+    /// Decodes the root object (`$top.root`) of `data`, allowing `type` as the only class besides
+    /// Foundation's.
+    static func decodeRoot<Object: NSObject & NSSecureCoding>(
+        _ type: Object.Type,
+        from data: Data
+    ) throws(ArchiveFormatError) -> Object {
+        let archive = Archive(reader: try KeyedArchiveReader(data))
+        let top = SecureArchiveDecoder(
+            archive: archive,
+            fields: [:],
+            depth: 0,
+            defaultClasses: foundationClasses + [type]
+        )
+        let rootUID = archive.reader.rootUID
+        let object = top.decodeObject(uid: rootUID, classes: [type])
+        if let failure = archive.failure {
+            throw failure as? ArchiveFormatError ?? ArchiveFormatError("\(failure)")
+        }
+        guard let object = object as? Object else {
+            throw ArchiveFormatError("the archive's root object is not a \(NSStringFromClass(type))")
+        }
+        return object
+    }
+
+    // MARK: - Objects
+
+    /// Decodes the object with the given UID, or records why not and returns `nil`.
+    private func decodeObject(uid: Int, classes: [AnyClass]) -> AnyObject? {
+        guard archive.failure == nil else { return nil }
+        do {
+            return try object(uid: uid, classes: classes, depth: depth + 1)
+        } catch {
+            record(error)
+            return nil
+        }
+    }
+
+    private func object(uid: Int, classes: [AnyClass], depth: Int) throws(ArchiveFormatError) -> AnyObject {
+        guard depth <= KeyedArchive.maximumDepth else {
+            throw ArchiveFormatError("objects are nested deeper than \(KeyedArchive.maximumDepth) levels")
+        }
+        if let object = archive.objects[uid] {
+            try Self.check(type(of: object), isAmong: classes)
+            return object
+        }
+        guard archive.inProgress.insert(uid).inserted else {
+            throw ArchiveFormatError("the archive's objects refer to each other in a cycle")
+        }
+        defer { archive.inProgress.remove(uid) }
+        guard let description = try archive.reader.objectDescription(uid: uid) else {
+            return try foundationValue(uid: uid, classes: classes, depth: depth)
+        }
+        switch description.className {
+        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
+            let isSet = description.className.hasSuffix("Set")
+            try Self.check(isSet ? NSSet.self : NSArray.self, isAmong: classes)
+            var elements: [Any] = []
+            for elementUID in try archive.reader.referenceList(inField: description.fields["NS.objects"]) {
+                elements.append(try object(uid: elementUID, classes: classes, depth: depth + 1))
+            }
+            return isSet ? NSSet(array: elements) : NSArray(array: elements)
+        case "NSDictionary", "NSMutableDictionary":
+            try Self.check(NSDictionary.self, isAmong: classes)
+            let entries = try archive.reader.dictionaryEntries(uid: uid)
+            if !entries.isEmpty { try Self.check(NSString.self, isAmong: classes) }
+            var keys: [NSString] = []
+            var values: [Any] = []
+            for entry in entries {
+                keys.append(NSString(string: entry.key))
+                values.append(try object(uid: entry.valueUID, classes: classes, depth: depth + 1))
+            }
+            return NSDictionary(objects: values, forKeys: keys)
+        case "NSString", "NSMutableString", "NSData", "NSMutableData", "NSDate", "NSURL", "NSUUID", "NSNull":
+            return try foundationValue(uid: uid, classes: classes, depth: depth)
+        default:
+            return try customObject(uid: uid, description: description, classes: classes, depth: depth)
+        }
+    }
+
+    /// A Foundation value object, as ``KeyedArchiveReader`` reads it.
+    private func foundationValue(uid: Int, classes: [AnyClass], depth: Int) throws(ArchiveFormatError) -> AnyObject {
+        let value = try archive.reader.value(uid: uid, depth: depth)
+        let object = value.foundationObject as AnyObject
+        try Self.check(type(of: object), isAmong: classes)
+        archive.objects[uid] = object
+        return object
+    }
+
+    /// An object of a class of the app's, made with its `init(coder:)`.
+    private func customObject(
+        uid: Int,
+        description: (className: String, fields: [String: Int]),
+        classes: [AnyClass],
+        depth: Int
+    ) throws(ArchiveFormatError) -> AnyObject {
+        let name = description.className
+        guard Self.mayInstantiate(className: name),
+            let objectClass = classes.first(where: { NSStringFromClass($0) == name }),
+            let secureClass = objectClass as? any NSSecureCoding.Type, secureClass.supportsSecureCoding
+        else {
+            throw ArchiveFormatError("class \(name) is not allowed here (expected \(Self.names(of: classes)))")
+        }
+        let decoder = SecureArchiveDecoder(
+            archive: archive,
+            fields: description.fields,
+            depth: depth,
+            defaultClasses: defaultClasses
+        )
+        let decoded = secureClass.init(coder: decoder)
+        if let failure = archive.failure {
+            throw failure as? ArchiveFormatError ?? ArchiveFormatError("\(failure)")
+        }
+        guard let decoded else { throw ArchiveFormatError("\(name).init(coder:) returned nil") }
+        let object = decoded as AnyObject
+        archive.objects[uid] = object
+        return object
+    }
+
+    /// Whether a class name may be instantiated with `init(coder:)`: not a Foundation class, whose
+    /// initializers call `NSKeyedUnarchiver` internals that would stop the process here.
+    private static func mayInstantiate(className name: String) -> Bool {
+        if name.hasPrefix("Foundation.") { return false }
+        if name.contains(".") { return true }
+        return !(name.hasPrefix("NS") || name.hasPrefix("_NS") || name.hasPrefix("__NS"))
+    }
+
+    private static func check(_ objectClass: AnyClass, isAmong classes: [AnyClass]) throws(ArchiveFormatError) {
+        guard let objectClass = objectClass as? NSObject.Type,
+            classes.contains(where: { objectClass.isSubclass(of: $0) })
+        else {
+            throw ArchiveFormatError(
+                "found an object of class \(NSStringFromClass(objectClass)), expected \(names(of: classes))")
+        }
+    }
+
+    private static func names(of classes: [AnyClass]) -> String {
+        classes.isEmpty ? "no object" : classes.map { NSStringFromClass($0) }.joined(separator: " or ")
+    }
+
+    private func record(_ error: any Error) {
+        if archive.failure == nil { archive.failure = error }
+    }
+
+    // MARK: - Keyed decoding
+
+    override var allowsKeyedCoding: Bool { true }
+
+    override var requiresSecureCoding: Bool { true }
+
+    override var decodingFailurePolicy: NSCoder.DecodingFailurePolicy { .setErrorAndReturn }
+
+    override var systemVersion: UInt32 { 1000 }
+
+    /// The first failure met while decoding this archive, if any.
+    override var error: (any Error)? { archive.failure }
+
+    /// Records the failure; decoding goes on returning `nil` (it never stops the process).
+    override func failWithError(_ error: any Error) {
+        record(error)
+    }
+
+    override func containsValue(forKey key: String) -> Bool {
+        fields[key] != nil
+    }
+
+    override func decodeObject(forKey key: String) -> Any? {
+        decodeObject(allowing: defaultClasses, forKey: key)
+    }
+
+    #if canImport(Darwin)
+        override func __decodeObject(ofClasses classes: Set<AnyHashable>?, forKey key: String) -> Any? {
+            decodeObject(
+                allowing: classes.map { $0.compactMap { $0.base as? AnyClass } } ?? defaultClasses, forKey: key)
+        }
+    #else
+        override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
+            decodeObject(allowing: classes ?? defaultClasses, forKey: key)
+        }
+    #endif
+
+    private func decodeObject(allowing classes: [AnyClass], forKey key: String) -> Any? {
+        guard archive.failure == nil, let field = fields[key] else { return nil }
+        let uid: Int?
+        do {
+            uid = try archive.reader.referencedUID(inField: field)
+        } catch {
+            record(error)
+            return nil
+        }
+        guard let uid else {
+            record(ArchiveFormatError("field \(key) holds a plain value, not an object"))
+            return nil
+        }
+        // UID 0 is `$null`: the field was encoded as nil.
+        if uid == 0 { return nil }
+        return decodeObject(uid: uid, classes: classes)
+    }
+
+    override func decodePropertyList(forKey key: String) -> Any? {
+        decodeObject(allowing: Self.foundationClasses, forKey: key)
+    }
+
+    /// The value stored inline (not as an object reference) under `key`, or `nil`.
+    private func inlineValue(forKey key: String) -> BinaryPropertyListReader.Object? {
+        guard let field = fields[key], let value = try? archive.reader.inlineValue(inField: field) else { return nil }
+        return value
+    }
+
+    override func decodeBool(forKey key: String) -> Bool {
+        switch inlineValue(forKey: key) {
+        case .bool(let value): value
+        case .integer(let value): value != 0
+        case .unsignedInteger(let value): value != 0
+        default: false
+        }
+    }
+
+    override func decodeInt64(forKey key: String) -> Int64 {
+        switch inlineValue(forKey: key) {
+        case .integer(let value): value
+        case .unsignedInteger(let value): Int64(exactly: value) ?? 0
+        case .bool(let value): value ? 1 : 0
+        case .double(let value): Int64(exactly: value.rounded(.towardZero)) ?? 0
+        case .float(let value): Int64(exactly: value.rounded(.towardZero)) ?? 0
+        default: 0
+        }
+    }
+
+    override func decodeInt32(forKey key: String) -> Int32 {
+        Int32(exactly: decodeInt64(forKey: key)) ?? 0
+    }
+
+    override func decodeInteger(forKey key: String) -> Int {
+        Int(exactly: decodeInt64(forKey: key)) ?? 0
+    }
+
+    override func decodeDouble(forKey key: String) -> Double {
+        switch inlineValue(forKey: key) {
+        case .double(let value): value
+        case .float(let value): Double(value)
+        case .integer(let value): Double(value)
+        case .unsignedInteger(let value): Double(value)
+        case .bool(let value): value ? 1 : 0
+        default: 0
+        }
+    }
+
+    override func decodeFloat(forKey key: String) -> Float {
+        Float(decodeDouble(forKey: key))
+    }
+
+    // MARK: - What keyed archives do not hold
+
+    // NSCoder's own versions of these stop the process; a keyed archive has no such values.
+
+    /// Records a failure: an unkeyed value is never in a keyed archive.
+    override func decodeData() -> Data? {
+        record(ArchiveFormatError("unkeyed data was asked of a keyed archive"))
+        return nil
+    }
+
+    override func version(forClassName className: String) -> Int { 0 }
+
+    #if !canImport(Darwin)
+        override var allowedClasses: [AnyClass]? { defaultClasses }
+
+        override func decodeCInt(forKey key: String) -> Int32 {
+            decodeInt32(forKey: key)
+        }
+
+        /// Records a failure and leaves `data` as it is: an unkeyed value is never in a keyed archive.
+        override func decodeValue(ofObjCType type: UnsafePointer<Int8>, at data: UnsafeMutableRawPointer) {
+            record(ArchiveFormatError("an unkeyed value was asked of a keyed archive"))
+        }
+
+        override func decodePropertyList() -> Any? {
+            record(ArchiveFormatError("an unkeyed property list was asked of a keyed archive"))
+            return nil
+        }
+
+        override func withDecodedUnsafeBytes<ResultType>(
+            forKey key: String,
+            body: (UnsafeRawBufferPointer?) throws -> ResultType
+        ) rethrows -> ResultType {
+            guard case .data(let data) = inlineValue(forKey: key) else { return try body(nil) }
+            return try data.withUnsafeBytes { try body($0) }
+        }
+
+        override func withDecodedUnsafeBufferPointer<ResultType>(
+            forKey key: String,
+            body: (UnsafeBufferPointer<UInt8>?) throws -> ResultType
+        ) rethrows -> ResultType {
+            guard case .data(let data) = inlineValue(forKey: key) else { return try body(nil) }
+            return try data.withUnsafeBytes { try body($0.bindMemory(to: UInt8.self)) }
+        }
+    #endif
+}

@@ -1,0 +1,234 @@
+import Foundation
+import Testing
+
+@testable @_spi(Testing) import AppSettings
+
+/// An `NSSecureCoding` class with every kind of field: optional ones, primitives, a link to
+/// another object of its class and an array of them.
+final class Chain: NSObject, NSSecureCoding, @unchecked Sendable {
+    static var supportsSecureCoding: Bool { true }
+    let name: String
+    let note: String?
+    let count: Int
+    let flag: Bool
+    let weight: Double
+    let next: Chain?
+    let children: [Chain]
+
+    init(
+        name: String, note: String? = nil, count: Int = 0, flag: Bool = false, weight: Double = 0,
+        next: Chain? = nil, children: [Chain] = []
+    ) {
+        self.name = name
+        self.note = note
+        self.count = count
+        self.flag = flag
+        self.weight = weight
+        self.next = next
+        self.children = children
+    }
+
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "name") else { return nil }
+        self.name = name as String
+        // Optional: a missing key gives nil, nothing else.
+        note = coder.decodeObject(of: NSString.self, forKey: "note").map { $0 as String }
+        count = coder.decodeInteger(forKey: "count")
+        flag = coder.decodeBool(forKey: "flag")
+        weight = coder.decodeDouble(forKey: "weight")
+        next = coder.decodeObject(of: Chain.self, forKey: "next")
+        children = coder.decodeObject(of: [NSArray.self, Chain.self], forKey: "children") as? [Chain] ?? []
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(NSString(string: name), forKey: "name")
+        if let note { coder.encode(NSString(string: note), forKey: "note") }
+        coder.encode(count, forKey: "count")
+        coder.encode(flag, forKey: "flag")
+        coder.encode(weight, forKey: "weight")
+        if let next { coder.encode(next, forKey: "next") }
+        if !children.isEmpty { coder.encode(NSArray(array: children), forKey: "children") }
+    }
+
+    override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? Chain else { return false }
+        return other.name == name && other.note == note && other.count == count && other.flag == flag
+            && other.weight == weight && other.next == next && other.children == children
+    }
+
+    override var hash: Int { name.hashValue }
+}
+
+extension Chain: SettingValue {}
+
+/// Values of `NSSecureCoding` classes are read by the library's own decoder: damaged or hostile
+/// nested archives give the developer default and an error, never a stopped process.
+@Suite("Secure coding")
+struct SecureCodingTests {
+    let suite = TemporarySuite()
+
+    private static let chainClassName = NSStringFromClass(Chain.self)
+
+    /// A nested archive whose root is a `Chain`-class object with the given fields.
+    private static func chainArchive(_ build: (inout HandMadeArchive) -> UInt32) -> Data {
+        var archive = HandMadeArchive()
+        let root = build(&archive)
+        return archive.finish(root: root)
+    }
+
+    @Test func aTagRoundTripsThroughTheStore() throws {
+        let settings = AllTypesSettings(userDefaults: suite.userDefaults)
+        settings.tag = Tag(name: "important")
+        let (loaded, error) = settings._loadCopy(fromStoredBytes: try settings._archivedBytes())
+        #expect(error == nil)
+        #expect((loaded as? AllTypesSettings)?.tag.name == "important")
+    }
+
+    @Test func whatFoundationArchivesIsRead() throws {
+        let leaf = Chain(name: "leaf", note: "ünïcode 🌍", count: -7, flag: true, weight: 2.5)
+        let chain = Chain(
+            name: "root", count: Int.max, weight: -1e300, next: leaf,
+            children: [Chain(name: "a"), leaf, Chain(name: "b", next: Chain(name: "c"))]
+        )
+        let data = try NSKeyedArchiver.archivedData(withRootObject: chain, requiringSecureCoding: true)
+        let decoded = try Chain._value(from: .data(data))
+        #expect(decoded == chain)
+        #expect(decoded.note == nil)
+        // One archived object is one decoded object, as with NSKeyedUnarchiver.
+        #expect(decoded.next === decoded.children[1])
+        // And what the library stores, it reads back.
+        #expect(try Chain._value(from: Chain._storedValue(of: chain)) == chain)
+    }
+
+    @Test func aFieldOfAnotherClassGivesTheDefaultAndAnError() {
+        // The shape of Fuzz/crashes/secure-coding-field-of-other-class: `name` holds an NSDate.
+        let tagArchive = Self.chainArchive { archive in
+            let date = archive.object("NSDate", ["NS.time": .plain(.double(0))])
+            return archive.object(NSStringFromClass(Tag.self), ["name": .reference(date)])
+        }
+        var archive = HandMadeArchive()
+        let root = archive.settingsRoot([
+            "tag": archive.add(.data(tagArchive)), "string": archive.add(.string("kept")),
+        ])
+        let template = AllTypesSettings(userDefaults: suite.userDefaults)
+        let (loaded, error) = template._loadCopy(fromStoredBytes: archive.finish(root: root))
+        let settings = loaded as? AllTypesSettings
+        #expect(settings?.tag.name == "none")
+        #expect(settings?.string == "kept")
+        guard case .unreadableSettings(_, let names, let reasons) = error else {
+            Issue.record("expected unreadableSettings, got \(String(describing: error))")
+            return
+        }
+        #expect(names == ["tag"])
+        #expect(reasons.first?.contains("NSDate") == true)
+    }
+
+    @Test func aMissingOptionalFieldIsNil() throws {
+        let data = Self.chainArchive { archive in
+            archive.object(Self.chainClassName, ["name": .reference(archive.add(.string("only a name")))])
+        }
+        let chain = try Chain._value(from: .data(data))
+        #expect(chain == Chain(name: "only a name"))
+    }
+
+    @Test func aMissingRequiredFieldIsAMismatch() {
+        let data = Self.chainArchive { archive in
+            archive.object(Self.chainClassName, ["note": .reference(archive.add(.string("no name")))])
+        }
+        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+    }
+
+    @Test func primitivesOfAnotherTypeDecodeAsZero() throws {
+        let data = Self.chainArchive { archive in
+            archive.object(
+                Self.chainClassName,
+                [
+                    "name": .reference(archive.add(.string("x"))), "count": .plain(.string("many")),
+                    "flag": .plain(.data(Data([1]))), "weight": .reference(archive.add(.double(3))),
+                ])
+        }
+        let chain = try Chain._value(from: .data(data))
+        #expect(chain.count == 0)
+        #expect(chain.flag == false)
+        #expect(chain.weight == 0)
+    }
+
+    @Test func anElementOfAnUnrequestedClassIsAMismatch() {
+        let data = Self.chainArchive { archive in
+            let stranger = archive.object(NSStringFromClass(Tag.self), ["name": .reference(archive.add(.string("t")))])
+            let children = archive.object("NSArray", ["NS.objects": .references([stranger])])
+            return archive.object(
+                Self.chainClassName, ["name": .reference(archive.add(.string("x"))), "children": .reference(children)])
+        }
+        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func cyclesAreRefused(length: Int) {
+        let data = Self.chainArchive { archive in
+            let uids = (0..<length).map { _ in archive.reserve() }
+            for (index, uid) in uids.enumerated() {
+                archive.object(
+                    Self.chainClassName,
+                    [
+                        "name": .reference(archive.add(.string("\(index)"))),
+                        "next": .reference(uids[(index + 1) % length]),
+                    ],
+                    at: uid
+                )
+            }
+            return uids[0]
+        }
+        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+    }
+
+    @Test func aCycleThroughAnArrayIsRefused() {
+        let data = Self.chainArchive { archive in
+            let rootUID = archive.reserve()
+            let children = archive.object("NSArray", ["NS.objects": .references([rootUID])])
+            return archive.object(
+                Self.chainClassName, ["name": .reference(archive.add(.string("x"))), "children": .reference(children)],
+                at: rootUID)
+        }
+        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+    }
+
+    private static func nestedChain(depth: Int) -> Data {
+        chainArchive { archive in
+            var next: UInt32?
+            for level in 0..<depth {
+                var fields: [String: HandMadeArchive.Fields] = ["name": .reference(archive.add(.string("\(level)")))]
+                if let next { fields["next"] = .reference(next) }
+                next = archive.object(chainClassName, fields)
+            }
+            return next!
+        }
+    }
+
+    @Test func deepNestingIsRefused() throws {
+        let shallow = try Chain._value(from: .data(Self.nestedChain(depth: 30)))
+        #expect(shallow.name == "29")
+        #expect(throws: _StoredValueMismatch.self) {
+            try Chain._value(from: .data(Self.nestedChain(depth: KeyedArchive.maximumDepth + 2)))
+        }
+        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(Self.nestedChain(depth: 10_000))) }
+    }
+
+    @Test func aRootOfAnotherClassIsAMismatch() throws {
+        let data = try NSKeyedArchiver.archivedData(withRootObject: Tag(name: "x"), requiringSecureCoding: true)
+        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        let string = try NSKeyedArchiver.archivedData(
+            withRootObject: NSString(string: "x"), requiringSecureCoding: true)
+        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(string)) }
+    }
+
+    @Test func foundationClassesAreNeverInstantiatedByName() {
+        // `NSDateComponents` conforms to NSSecureCoding, but its initializer needs NSKeyedUnarchiver.
+        let data = Self.chainArchive { archive in
+            archive.object("NSDateComponents", ["NS.year": .plain(.integer(2000))])
+        }
+        #expect(throws: ArchiveFormatError.self) {
+            try SecureArchiveDecoder.decodeRoot(NSDateComponents.self, from: data)
+        }
+    }
+}

@@ -84,7 +84,9 @@ struct SettingsLayout: Sendable {
             {
                 error = error ?? .invalidStoredName(settingsClass: className, name: explicit)
             }
-            if !seen.insert(name).inserted { error = error ?? .duplicateStoredName(settingsClass: className, name: name) }
+            if !seen.insert(name).inserted {
+                error = error ?? .duplicateStoredName(settingsClass: className, name: name)
+            }
             names.append(name)
         }
         let layout = SettingsLayout(

@@ -219,6 +219,25 @@ struct DataSafetyTests {
         strings.removeAll()
     }
 
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func aDateThatIsNotANumberIsRefused(time: Double) throws {
+        // Found by the fuzzer: describing a date whose time is NaN traps inside Foundation.
+        var archive = HandMadeArchive()
+        let date = archive.object("NSDate", ["NS.time": .plain(.double(time))])
+        let root = archive.settingsRoot(["date": date, "string": archive.add(.string("loaded"))])
+        let template = AllTypesSettings(userDefaults: suite.userDefaults)
+        let (loaded, error) = template._loadCopy(fromStoredBytes: archive.finish(root: root))
+        let settings = try #require(loaded as? AllTypesSettings)
+        #expect(settings.string == "loaded")
+        #expect(settings.date == Date(timeIntervalSinceReferenceDate: 0))
+        #expect(settings.description.contains("string = loaded"))
+        guard case .unreadableSettings(_, let names, _) = error else {
+            Issue.record("expected unreadableSettings, got \(String(describing: error))")
+            return
+        }
+        #expect(names == ["date"])
+    }
+
     @Test func referencesOutOfRangeAreRefused() {
         var archive = HandMadeArchive()
         let broken = archive.object("NSArray", ["NS.objects": .references([9_999])])

@@ -350,12 +350,16 @@ struct KeyedArchiveReader {
             return name.hasSuffix("Set") ? .set(elements) : .array(elements)
         case "NSDate":
             guard let timeField = fields["NS.time"] else { throw ArchiveFormatError("NSDate has no NS.time") }
+            let time: Double
             switch try plist.object(at: timeField) {
-            case .double(let time): return .date(Date(timeIntervalSinceReferenceDate: time))
-            case .float(let time): return .date(Date(timeIntervalSinceReferenceDate: Double(time)))
-            case .integer(let time): return .date(Date(timeIntervalSinceReferenceDate: Double(time)))
+            case .double(let value): time = value
+            case .float(let value): time = Double(value)
+            case .integer(let value): time = Double(value)
             default: throw ArchiveFormatError("NSDate has no valid NS.time")
             }
+            // Foundation traps describing a date that is not a number; no real date is infinite.
+            guard time.isFinite else { throw ArchiveFormatError("NSDate has a time that is not a finite number") }
+            return .date(Date(timeIntervalSinceReferenceDate: time))
         case "NSURL":
             guard let relativeField = fields["NS.relative"],
                 case .string(let relative) = try value(uid: uid(relativeField), depth: depth + 1)

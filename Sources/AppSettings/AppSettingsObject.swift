@@ -261,7 +261,8 @@ struct WeakSettingsObject {
 
 extension SettingsLayout {
     static let empty = SettingsLayout(
-        propertyNames: [], names: [], isConstant: [], registrationOrder: [], slotTypes: [], error: nil
+        propertyNames: [], names: [], isConstant: [], registrationOrder: [], slotTypes: [], error: nil,
+        observationKeyPaths: []
     )
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// What is known about the `@Setting` properties of one settings class, found once by `Mirror`
 /// and reused by every later instance.
-struct SettingsLayout: Sendable {
+struct SettingsLayout: @unchecked Sendable {
     /// Property names in declaration order, superclass first.
     let propertyNames: [String]
     /// The stored names, in the same order.
@@ -15,6 +15,9 @@ struct SettingsLayout: Sendable {
     let slotTypes: [ObjectIdentifier]
     /// A problem with the declarations (duplicate or invalid stored names).
     let error: AppSettingsError?
+    /// What Observation tracks for each position (key paths are immutable, hence the
+    /// `@unchecked Sendable`).
+    let observationKeyPaths: [KeyPath<AppSettingsObject, Int>]
 
     private static let cache = Protected<[ObjectIdentifier: SettingsLayout]>([:])
 
@@ -49,7 +52,7 @@ struct SettingsLayout: Sendable {
             slot.propertyName = propertyNames[index]
             slot.name = names[index]
             slot.isConstant = isConstant[index]
-            slot.observationKeyPath = ObservationKeys.keyPath(for: index)
+            slot.observationKeyPath = observationKeyPaths[index]
         }
     }
 
@@ -95,7 +98,8 @@ struct SettingsLayout: Sendable {
             isConstant: found.map { isConstantName($0.label) },
             registrationOrder: registrationOrder,
             slotTypes: found.map { ObjectIdentifier(Swift.type(of: $0.slot)) },
-            error: error
+            error: error,
+            observationKeyPaths: found.indices.map(ObservationKeys.keyPath(for:))
         )
         return (found.map(\.slot), layout)
     }

@@ -223,13 +223,18 @@ struct SettingsStore: @unchecked Sendable {
         /// Runs `body` holding the domain's lock file; exclusive for writers, shared for readers.
         private func withDomainLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
             let directory = storeDirectory
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                throw AppSettingsError.storeFailed(key: key, reason: "could not create \(directory.path): \(error)")
-            }
             let lockPath = directory.appendingPathComponent("domain.lock").path
-            let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            var descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            if descriptor < 0, errno == ENOENT {
+                // No writer has used this domain yet: a reader has nothing to wait for.
+                guard exclusive else { return try body() }
+                do {
+                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw AppSettingsError.storeFailed(key: key, reason: "could not create \(directory.path): \(error)")
+                }
+                descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            }
             guard descriptor >= 0 else { throw storeError("could not open \(lockPath)") }
             defer { close(descriptor) }
             while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {

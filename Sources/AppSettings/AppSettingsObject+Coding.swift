@@ -9,14 +9,15 @@ extension AppSettingsObject: NSSecureCoding {
     /// be part of another archive. `UserDefaults` storage does not use this: see
     /// ``synchronizeToUserDefaults()``.
     public func encode(with coder: NSCoder) {
-        guard let snapshot = takeSnapshot(onlyIfUnsaved: false),
-            let settings = try? storedSettings(snapshot)
-        else {
-            // A value that cannot be encoded is reported by synchronizeToUserDefaults(); the
-            // archive then holds no settings and decodes to developer defaults.
-            return
+        guard let snapshot = takeSnapshot(onlyIfUnsaved: false) else { return }
+        do {
+            let settings = try storedSettings(snapshot)
+            coder.encode(_StoredValue.dictionary(settings).foundationObject, forKey: Self.codingSettingsKey)
+        } catch {
+            // `encode(with:)` cannot throw, and `failWithError` traps in corelibs' archivers: the
+            // archive holds no settings (it decodes to developer defaults) and the error is logged.
+            Log.error("\(type(of: self)): encoding for another archive failed: \(error)")
         }
-        coder.encode(_StoredValue.dictionary(settings).foundationObject, forKey: Self.codingSettingsKey)
     }
 
     static let codingSettingsKey = "settings"
@@ -67,6 +68,7 @@ extension AppSettingsObject {
     final var settingsHash: Int {
         var hasher = Hasher()
         hasher.combine(ObjectIdentifier(type(of: self)))
+        // A value that cannot be encoded leaves the hash to the class: equal objects still hash alike.
         if let snapshot = takeSnapshot(onlyIfUnsaved: false), let settings = try? storedSettings(snapshot) {
             hasher.combine(settings.filter { name, _ in storedSettingNames.contains(name) })
         }

@@ -35,6 +35,7 @@ public protocol SettingValue {
 extension SettingValue {
     /// Compares the stored forms: correct for every storable type, used when it is not `Equatable`.
     public static func _isSameSettingValue(_ lhs: Self, _ rhs: Self) -> Bool {
+        // A value that cannot be encoded counts as changed: a change is never missed.
         guard let left = try? _storedValue(of: lhs), let right = try? _storedValue(of: rhs) else { return false }
         return left == right
     }

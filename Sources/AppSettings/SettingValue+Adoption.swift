@@ -5,11 +5,19 @@ import Foundation
 extension SettingValue where Self: RawRepresentable, RawValue: SettingValue {
     /// Stores the raw value.
     public static func _storedValue(of value: Self) throws -> _StoredValue {
-        try RawValue._storedValue(of: value.rawValue)
+        try rawStoredValue(of: value)
     }
 
     /// Reads the raw value; a raw value with no matching case is a mismatch.
     public static func _value(from stored: _StoredValue) throws -> Self {
+        try value(fromRawStoredValue: stored)
+    }
+
+    static func rawStoredValue(of value: Self) throws -> _StoredValue {
+        try RawValue._storedValue(of: value.rawValue)
+    }
+
+    static func value(fromRawStoredValue stored: _StoredValue) throws -> Self {
         let rawValue = try RawValue._value(from: stored)
         guard let value = Self(rawValue: rawValue) else {
             throw _StoredValueMismatch(expected: Self.self, foundDescription: "raw value \(rawValue) with no match")
@@ -55,16 +63,12 @@ extension SettingValue where Self: Codable {
 extension SettingValue where Self: RawRepresentable & Codable, RawValue: SettingValue {
     /// Stores the raw value (a raw-value enum that is also `Codable` is stored like one that is not).
     public static func _storedValue(of value: Self) throws -> _StoredValue {
-        try RawValue._storedValue(of: value.rawValue)
+        try rawStoredValue(of: value)
     }
 
     /// Reads the raw value; a raw value with no matching case is a mismatch.
     public static func _value(from stored: _StoredValue) throws -> Self {
-        let rawValue = try RawValue._value(from: stored)
-        guard let value = Self(rawValue: rawValue) else {
-            throw _StoredValueMismatch(expected: Self.self, foundDescription: "raw value \(rawValue) with no match")
-        }
-        return value
+        try value(fromRawStoredValue: stored)
     }
 }
 

@@ -76,6 +76,25 @@ struct NestedSettingsTests {
         #expect(other.name == "parent")
     }
 
+    final class Outputs: AppSettingsObject, @unchecked Sendable {
+        @Setting var devices: [AudioSettings] = []
+    }
+
+    @Test func settingsObjectsInsideCollectionsRoundTrip() throws {
+        let outputs = Outputs(userDefaults: suite.userDefaults)
+        let first = AudioSettings(userDefaults: suite.userDefaults)
+        first.volume = 1
+        let second = AudioSettings(userDefaults: suite.userDefaults)
+        second.muted = true
+        outputs.devices = [first, second]
+        try outputs.synchronizeToUserDefaults()
+        let reloaded = Outputs(userDefaults: suite.another())
+        #expect(reloaded.lastLoadError == nil)
+        #expect(reloaded.devices.map(\.volume) == [1, 5])
+        #expect(reloaded.devices.map(\.muted) == [false, true])
+        #expect(reloaded.devices[0] == first)
+    }
+
     @Test func aDamagedNestedValueNamesItsPath() throws {
         var archive = HandMadeArchive()
         let audio = archive.dictionary(["volume": archive.add(.string("loud")), "muted": archive.add(.bool(true))])

@@ -70,7 +70,8 @@ extension AppSettingsObject {
         hasher.combine(ObjectIdentifier(type(of: self)))
         // A value that cannot be encoded leaves the hash to the class: equal objects still hash alike.
         if let snapshot = takeSnapshot(onlyIfUnsaved: false), let settings = try? storedSettings(snapshot) {
-            hasher.combine(settings.filter { name, _ in storedSettingNames.contains(name) })
+            let declared = Set(storedSettingNames)
+            hasher.combine(settings.filter { name, _ in declared.contains(name) })
         }
         return hasher.finalize()
     }

@@ -258,10 +258,17 @@ final class SecureArchiveDecoder: NSCoder {
         decodeObject(allowing: Self.foundationClasses, forKey: key)
     }
 
-    /// The value stored inline (not as an object reference) under `key`, or `nil`.
+    /// The value stored inline (not as an object reference) under `key`, or `nil` when the key is
+    /// absent. A field the reader cannot parse is recorded as the decoder's failure, so the whole
+    /// value is refused rather than read as 0.
     private func inlineValue(forKey key: String) -> BinaryPropertyListReader.Object? {
-        guard let field = fields[key], let value = try? archive.reader.inlineValue(inField: field) else { return nil }
-        return value
+        guard let field = fields[key] else { return nil }
+        do {
+            return try archive.reader.inlineValue(inField: field)
+        } catch {
+            record(error)
+            return nil
+        }
     }
 
     override func decodeBool(forKey key: String) -> Bool {

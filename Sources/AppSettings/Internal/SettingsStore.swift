@@ -104,12 +104,10 @@ struct SettingsStore: @unchecked Sendable {
         #if os(Linux)
             // `object(forKey:)` bridges stored data to `Data` byte by byte (about 65 ns a byte on
             // corelibs); CoreFoundation hands out the stored object, whose bytes are copied at once.
-            let cfKey = unsafeBitCast(NSString(string: key), to: CFString.self)
-            let application =
-                suiteName.map { unsafeBitCast(NSString(string: $0), to: CFString.self) }
-                ?? kCFPreferencesCurrentApplication
             // Stored data comes back as an `NSData` instance (CoreFoundation objects are Foundation's).
-            if let value = CFPreferencesCopyAppValue(cfKey, application), let data = value as? NSData {
+            if let value = CFPreferencesCopyAppValue(Self.cfString(key), preferencesApplication),
+                let data = value as? NSData
+            {
                 return .data(Data(bytes: data.bytes, count: data.length))
             }
         #endif
@@ -127,7 +125,7 @@ struct SettingsStore: @unchecked Sendable {
             if let backup {
                 let newKey = self.backupKey()
                 switch backup {
-                case .data(let bytes): userDefaults.set(bytes, forKey: newKey)
+                case .data(let bytes): setUserDefaultsData(bytes, forKey: newKey)
                 case .other(let value, _): userDefaults.set(value, forKey: newKey)
                 }
                 backupKey = newKey
@@ -135,12 +133,26 @@ struct SettingsStore: @unchecked Sendable {
             #if os(Linux)
                 try writeRecoveryCopy(data)
             #endif
-            userDefaults.set(data, forKey: key)
+            setUserDefaultsData(data, forKey: key)
             guard userDefaults.synchronize() else {
                 throw AppSettingsError.storeFailed(key: key, reason: "UserDefaults could not write its file")
             }
             return backupKey
         }
+    }
+
+    /// Sets `data` under `key` in memory; ``write(_:backingUp:)`` flushes it.
+    private func setUserDefaultsData(_ data: Data, forKey key: String) {
+        #if os(Linux)
+            // `set(_:forKey:)` first checks the value is a property list by bridging it from
+            // `NSData` back to `Data` byte by byte (about 60 ns a byte): for a settings blob that
+            // costs more than the archiving. The value is `Data`, so the check is skipped and the
+            // bytes go to CoreFoundation as `set` would pass them, in one `NSData`, copied at once.
+            let object = data.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
+            CFPreferencesSetAppValue(Self.cfString(key), object, preferencesApplication)
+        #else
+            userDefaults.set(data, forKey: key)
+        #endif
     }
 
     /// Removes the key (and its recovery copy) and flushes.
@@ -165,6 +177,16 @@ struct SettingsStore: @unchecked Sendable {
     // MARK: Linux: lock and recovery copy
 
     #if os(Linux)
+        /// The CoreFoundation application name `UserDefaults` uses for this domain.
+        private var preferencesApplication: CFString {
+            suiteName.map(Self.cfString) ?? kCFPreferencesCurrentApplication
+        }
+
+        /// A string as CoreFoundation takes it (corelibs' `NSString` is its `CFString`).
+        private static func cfString(_ string: String) -> CFString {
+            unsafeBitCast(NSString(string: string), to: CFString.self)
+        }
+
         /// `$XDG_CONFIG_HOME` when absolute, else `~/.config`: where corelibs keeps domains.
         static var configurationDirectory: URL {
             if let xdg = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {

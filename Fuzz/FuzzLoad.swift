@@ -37,9 +37,10 @@ public func fuzzLoad(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 private func canonicalSettings(_ archive: Data) -> String {
     do {
         var reader = try KeyedArchiveReader(archive)
-        var result = ""
-        for entry in try reader.dictionaryEntries(uid: reader.rootUID).sorted(by: { $0.key < $1.key }) {
-            result += "\(entry.key)=\(canonical(try reader.value(uid: entry.valueUID, depth: 1)));"
+        let set = try reader.storedSet()
+        var result = "format \(set.formatVersion ?? 0), schema \(set.schemaVersion ?? 0): "
+        for (name, field) in set.settings.sorted(by: { $0.name < $1.name }) {
+            result += "\(name)=\(canonical(try reader.value(of: field, depth: 1)));"
         }
         return result
     } catch {

@@ -1,5 +1,5 @@
 // Writes the seed corpus: archives made by the library from settings with varied values, and a
-// few made by Foundation's NSKeyedArchiver in the same layout. Built and run by
+// few made by Foundation's NSKeyedArchiver in the same layouts (format 2, and format 1). Built and run by
 // `scripts/fuzz.sh --generate-corpus`; the output is committed in Fuzz/corpus/.
 
 import Foundation
@@ -108,6 +108,31 @@ enum GenerateCorpus {
             requiringSecureCoding: true
         )
         try save("foundation-tag", foundationArchive(["tag": NSData(data: tagArchive), "speed": 2]))
+
+        // Format 2 by Foundation's archiver: an NSCoding object with typed fields.
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        archiver.setClassName("AppSettingsStoredSettings", for: FormatTwoRoot.self)
+        archiver.encode(FormatTwoRoot(), forKey: NSKeyedArchiveRootObjectKey)
+        archiver.finishEncoding()
+        try save("foundation-format-2", archiver.encodedData)
         print("wrote \(count) files to \(directory.path)")
+    }
+}
+
+/// Writes a stored set the way an `NSCoding` class would: numbers and Booleans with the typed
+/// encoders (inline fields), everything else as objects.
+final class FormatTwoRoot: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    override init() {}
+    init?(coder: NSCoder) { nil }
+    func encode(with coder: NSCoder) {
+        coder.encode(true, forKey: "bool")
+        coder.encode(Int64(12), forKey: "int")
+        coder.encode(0.5, forKey: "double")
+        coder.encode(NSString(string: "from Foundation"), forKey: "string")
+        coder.encode(NSDate(timeIntervalSinceReferenceDate: 1), forKey: "date")
+        coder.encode(NSArray(array: ["a", "b"]), forKey: "strings")
+        coder.encode(NSDictionary(dictionary: ["volume": 3, "names": ["x"]]), forKey: "nested")
+        coder.encode(Int64(3), forKey: "$fromANewerVersion")  // the archiver escapes it as "$$…"
     }
 }

@@ -163,21 +163,19 @@ extension AppSettingsObject {
         var problems: [(setting: String, reason: String)] = []
         do {
             reader = try KeyedArchiveReader(data)
-            var rootFields: [String: Int] = [:]
-            for entry in try reader.dictionaryEntries(uid: reader.rootUID) { rootFields[entry.key] = entry.valueUID }
-            if let schemaUID = rootFields[KeyedArchive.schemaVersionKey],
-                case .integer(let version) = try reader.value(uid: schemaUID, depth: 1)
-            {
-                result.storedSchemaVersion = Int(exactly: version)
+            let set = try reader.storedSet()
+            if let format = set.formatVersion, format > KeyedArchive.formatVersion {
+                throw ArchiveFormatError(
+                    "it was written in format \(format) by a newer version of AppSettings; "
+                        + "this version reads formats up to \(KeyedArchive.formatVersion)")
             }
-            guard let settingsUID = rootFields[KeyedArchive.settingsKey] else {
-                throw ArchiveFormatError("the archive has no settings dictionary")
-            }
-            for entry in try reader.dictionaryEntries(uid: settingsUID) {
+            result.storedSchemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
+            entries.reserveCapacity(set.settings.count)
+            for (name, field) in set.settings {
                 do {
-                    entries[entry.key] = try reader.value(uid: entry.valueUID, depth: 2)
+                    entries[name] = try reader.value(of: field, depth: 2)
                 } catch {
-                    problems.append((entry.key, error.description))
+                    problems.append((name, error.description))
                 }
             }
         } catch {
@@ -313,11 +311,7 @@ extension AppSettingsObject {
 
     func archive(_ snapshot: Snapshot) throws -> Data {
         let schemaVersion = max(snapshot.storedSchemaVersion ?? 0, type(of: self).schemaVersion)
-        return KeyedArchiveWriter.archive(root: [
-            (KeyedArchive.formatVersionKey, .integer(KeyedArchive.formatVersion)),
-            (KeyedArchive.schemaVersionKey, .integer(Int64(schemaVersion))),
-            (KeyedArchive.settingsKey, .dictionary(try storedSettings(snapshot))),
-        ])
+        return KeyedArchiveWriter.archive(schemaVersion: Int64(schemaVersion), settings: try storedSettings(snapshot))
     }
 
     private func markSaved(_ snapshot: Snapshot, backedUp: Bool) {

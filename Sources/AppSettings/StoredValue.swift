@@ -2,8 +2,9 @@ import Foundation
 
 /// The form in which a setting's value is stored: one node of a keyed archive.
 ///
-/// Each case maps to what `NSKeyedArchiver` writes for the matching Foundation object, so a
-/// stored settings set can be read by `NSKeyedUnarchiver` with Foundation's own classes only.
+/// Each case maps to what `NSKeyedArchiver` writes for the matching Foundation object (or, for a
+/// number or Boolean that is a setting of its own, for the typed `encode(_:forKey:)`), so
+/// `NSKeyedUnarchiver` can read a stored settings set.
 /// This is an implementation detail of ``SettingValue``; you do not need to use it directly.
 public enum _StoredValue: Hashable, Sendable {
     /// `NSNull`: what an `Optional` stores for `nil`.

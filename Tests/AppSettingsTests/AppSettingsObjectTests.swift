@@ -145,10 +145,7 @@ struct AppSettingsObjectTests {
         #expect(reloaded.constCachedVolume == 0)
         #expect(reloaded.constellation == "Lyra")
         let stored = try #require(suite.storedObject(forKey: settings.userDefaultsKey) as? Data)
-        let root = try #require(
-            try NSKeyedUnarchiver.unarchivedObject(ofClasses: foundationClasses, from: stored) as? NSDictionary
-        )
-        let names = try #require(root["settings"] as? NSDictionary).allKeys.compactMap { $0 as? String }
+        let names = try StoredSetContents(stored).settings.keys
         #expect(Set(names) == ["dontDimScreen", "soundLevel", "theme", "constellation"])
     }
 

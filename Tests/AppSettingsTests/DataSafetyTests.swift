@@ -288,6 +288,49 @@ struct DataSafetyTests {
         #expect(backup?.value as? Data == damaged)
     }
 
+    @Test func anArchiveOfANewerFormatIsRefusedAndKept() throws {
+        var archive = HandMadeArchive()
+        let theme = archive.add(.string("dark"))
+        let root = archive.object(
+            KeyedArchive.rootClassName, ["$formatVersion": .plain(.integer(3)), "theme": .reference(theme)])
+        let bytes = archive.finish(root: root)
+        let key = "AppSettings.MyAppsSettings"
+        suite.userDefaults.set(bytes, forKey: key)
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        guard case .unreadableArchive(_, _, let reason) = settings.lastLoadError else {
+            Issue.record("expected unreadableArchive, got \(String(describing: settings.lastLoadError))")
+            return
+        }
+        #expect(reason.contains("format 3"))
+        #expect(settings.theme == .light)
+        settings.dontDimScreen = true
+        try settings.synchronizeToUserDefaults()
+        let backup = suite.another().dictionaryRepresentation().first { $0.key.hasPrefix(key + ".unreadable-") }
+        #expect(backup?.value as? Data == bytes)
+    }
+
+    @Test func unknownNamesBeginningWithDollarAreEscapedAndKept() throws {
+        // Format 1 allowed any dictionary key; a carried-over "$…" name must not clash with the
+        // "$formatVersion" and "$schemaVersion" fields of format 2.
+        var archive = HandMadeArchive()
+        let root = archive.settingsRoot([
+            "$schemaVersion": archive.add(.string("not a version")), "$x": archive.add(.integer(5)),
+            "theme": archive.add(.string("dark")),
+        ])
+        suite.userDefaults.set(archive.finish(root: root), forKey: "AppSettings.MyAppsSettings")
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        #expect(settings.lastLoadError == nil)
+        #expect(settings.theme == .dark)
+        settings.dontDimScreen = true
+        try settings.synchronizeToUserDefaults()
+        let contents = try StoredSetContents(
+            #require(suite.storedObject(forKey: "AppSettings.MyAppsSettings") as? Data))
+        #expect(contents.schemaVersion == 0)
+        #expect(contents.settings["$schemaVersion"] == .string("not a version"))
+        #expect(contents.settings["$x"] == .integer(5))
+        #expect(MySettings(userDefaults: suite.another()).dontDimScreen == true)
+    }
+
     @Test func aPartlyReadableSetIsBackedUpTooSoNothingIsLost() throws {
         var archive = HandMadeArchive()
         let root = archive.settingsRoot([
@@ -318,11 +361,9 @@ struct DataSafetyTests {
         settings.soundLevel = 0.2
         try settings.synchronizeToUserDefaults()
         let stored = try #require(suite.storedObject(forKey: "AppSettings.MyAppsSettings") as? Data)
-        let rootObject = try #require(
-            try NSKeyedUnarchiver.unarchivedObject(ofClasses: foundationClasses, from: stored) as? NSDictionary
-        )
-        #expect((rootObject["settings"] as? NSDictionary)?["futureSetting"] as? String == "from the future")
-        #expect((rootObject["schemaVersion"] as? NSNumber)?.intValue == 7)
+        let contents = try StoredSetContents(stored)
+        #expect(contents.settings["futureSetting"] == .string("from the future"))
+        #expect(contents.schemaVersion == 7)
         #expect(settings.dictionaryRepresentation()["futureSetting"] == nil)
     }
 

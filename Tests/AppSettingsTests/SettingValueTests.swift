@@ -111,28 +111,41 @@ struct SettingValueTests {
         let settings = AllTypesSettings(userDefaults: suite.userDefaults)
         Self.fill(settings)
         let bytes = try settings._archivedBytes()
-        let root = try #require(
-            try NSKeyedUnarchiver.unarchivedObject(ofClasses: foundationClasses, from: bytes) as? NSDictionary
-        )
-        #expect((root["formatVersion"] as? NSNumber)?.intValue == 1)
-        #expect((root["schemaVersion"] as? NSNumber)?.intValue == 0)
-        let stored = try #require(root["settings"] as? NSDictionary)
+        #expect(try StoredSetContents(bytes).formatVersion == 2)
+        // Foundation's own unarchiver, through an NSCoding class that knows the settings:
+        // numbers and Booleans with the typed decoders, everything else as Foundation objects.
+        var plan: [String: FoundationField.Kind] = [:]
+        for name in [
+            "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "optionalInt", "speed",
+        ] {
+            plan[name] = .int64
+        }
+        plan["bool"] = .bool
+        plan["float"] = .float
+        plan["double"] = .double
+        for name in settings.settingNames where plan[name] == nil { plan[name] = .object }
+        let stored = try FoundationSetReader.read(bytes, decoding: plan)
         #expect(stored.count == settings.settingNames.count)
-        #expect((stored["bool"] as? NSNumber)?.boolValue == true)
-        #expect((stored["int"] as? NSNumber)?.intValue == -42)
-        #expect((stored["int8"] as? NSNumber)?.int8Value == .min)
-        #expect((stored["int64"] as? NSNumber)?.int64Value == .min)
+        #expect(stored["bool"] as? Bool == true)
+        #expect(stored["int"] as? Int64 == -42)
+        #expect(stored["int8"] as? Int64 == Int64(Int8.min))
+        #expect(stored["int16"] as? Int64 == Int64(Int16.max))
+        #expect(stored["int32"] as? Int64 == -123_456)
+        #expect(stored["int64"] as? Int64 == .min)
+        #expect(stored["uint"] as? Int64 == 4_000_000_000)
+        #expect(stored["uint8"] as? Int64 == 255)
+        #expect(stored["uint16"] as? Int64 == 65_000)
+        #expect(stored["uint32"] as? Int64 == Int64(UInt32.max))
         #expect((stored["uint64"] as? NSNumber)?.uint64Value == .max)
-        #expect((stored["uint32"] as? NSNumber)?.uint32Value == .max)
-        #expect((stored["float"] as? NSNumber)?.floatValue == 0.1)
-        #expect((stored["double"] as? NSNumber)?.doubleValue == -1.0e300)
+        #expect(stored["float"] as? Float == 0.1)
+        #expect(stored["double"] as? Double == -1.0e300)
         #expect(stored["string"] as? String == "Grüße, 世界 🌍")
         #expect((stored["date"] as? Date)?.timeIntervalSinceReferenceDate == 123_456.789)
         #expect(stored["data"] as? Data == Data([0, 1, 2, 255]))
         #expect((stored["url"] as? URL)?.absoluteString == "myapp://host/path?query=1#fragment")
         #expect((stored["uuid"] as? UUID)?.uuidString == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
         #expect(stored["optionalString"] is NSNull)
-        #expect((stored["optionalInt"] as? NSNumber)?.intValue == 7)
+        #expect(stored["optionalInt"] as? Int64 == 7)
         #expect(stored["strings"] as? [String] == ["a", "", "c"])
         #expect(Set((stored["intSet"] as? NSSet)?.compactMap { ($0 as? NSNumber)?.intValue } ?? []) == [1, 2, 3])
         #expect(stored["dictionary"] as? [String: Double] == ["pi": 3.14, "e": 2.71])
@@ -140,7 +153,7 @@ struct SettingValueTests {
         #expect((stored["optionalArray"] as? NSArray)?.count == 3)
         #expect((stored["optionalArray"] as? NSArray)?[1] is NSNull)
         #expect(stored["theme"] as? String == "dark")
-        #expect((stored["speed"] as? NSNumber)?.intValue == 2)
+        #expect(stored["speed"] as? Int64 == 2)
         let frame = try #require(stored["frame"] as? NSDictionary)
         #expect(frame["title"] as? String == "Main")
         #expect((stored["note"] as? NSDictionary)?["text"] as? String == "remember")
@@ -152,13 +165,11 @@ struct SettingValueTests {
         #expect((audio["muted"] as? NSNumber)?.boolValue == true)
     }
 
-    @Test func whatFoundationWritesTheLibraryReads() throws {
-        let template = AllTypesSettings(userDefaults: suite.userDefaults)
-        Self.fill(template)
-        // The same settings as Foundation objects, archived by Foundation's own NSKeyedArchiver.
+    /// The settings of ``fill(_:)`` as Foundation objects.
+    static func filledFoundationObjects() throws -> [String: Any] {
         let tagArchive = try NSKeyedArchiver.archivedData(
             withRootObject: Tag(name: "important"), requiringSecureCoding: true)
-        let settings: [String: Any] = [
+        return [
             "bool": NSNumber(value: true), "int": NSNumber(value: -42), "int8": NSNumber(value: Int8.min),
             "int16": NSNumber(value: Int16.max), "int32": NSNumber(value: Int32(-123_456)),
             "int64": NSNumber(value: Int64.min), "uint": NSNumber(value: UInt(4_000_000_000)),
@@ -187,20 +198,55 @@ struct SettingValueTests {
             "tag": NSData(data: tagArchive),
             "audio": NSDictionary(dictionary: ["volume": NSNumber(value: 11), "muted": NSNumber(value: true)]),
         ]
-        let root = NSDictionary(dictionary: [
-            "formatVersion": NSNumber(value: 1), "schemaVersion": NSNumber(value: 0),
-            "settings": NSDictionary(dictionary: settings),
-        ])
-        let bytes = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
+    }
+
+    @Test func whatFoundationWritesTheLibraryReads() throws {
+        // The same settings, archived by Foundation's own NSKeyedArchiver from an NSCoding class
+        // the way the library lays them out: numbers and Booleans with the typed encoders.
+        var fields: [String: FoundationField] = [:]
+        for (name, object) in try Self.filledFoundationObjects() {
+            switch (name, object) {
+            case ("bool", let number as NSNumber): fields[name] = .bool(number.boolValue)
+            case ("float", let number as NSNumber): fields[name] = .float(number.floatValue)
+            case ("double", let number as NSNumber): fields[name] = .double(number.doubleValue)
+            case ("uint64", _): fields[name] = .object(object)
+            case (_, let number as NSNumber): fields[name] = .int64(number.int64Value)
+            default: fields[name] = .object(object)
+            }
+        }
+        try expectLoadsFilled(FoundationSetWriter.archive(fields))
+    }
+
+    /// Stored `bytes` load (as a copy, and through the real store) into the values of `fill(_:)`.
+    @discardableResult
+    func expectLoadsFilled(_ bytes: Data, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> AllTypesSettings
+    {
+        let template = AllTypesSettings(userDefaults: suite.userDefaults)
         let (loaded, error) = template._loadCopy(fromStoredBytes: bytes)
-        #expect(error == nil)
-        let copy = try #require(loaded as? AllTypesSettings)
-        Self.expectFilled(copy)
-        // And through the real store:
+        #expect(error == nil, sourceLocation: sourceLocation)
+        Self.expectFilled(try #require(loaded as? AllTypesSettings), sourceLocation: sourceLocation)
         suite.userDefaults.set(bytes, forKey: template.userDefaultsKey)
         let reloaded = AllTypesSettings(userDefaults: suite.userDefaults)
-        #expect(reloaded.lastLoadError == nil)
-        Self.expectFilled(reloaded)
+        #expect(reloaded.lastLoadError == nil, sourceLocation: sourceLocation)
+        Self.expectFilled(reloaded, sourceLocation: sourceLocation)
+        return reloaded
+    }
+
+    @Test func aFormatOneArchiveByFoundationIsRead() throws {
+        // Format 1: an NSDictionary root of Foundation objects, archived by Foundation itself.
+        let root = NSDictionary(dictionary: [
+            "formatVersion": NSNumber(value: 1), "schemaVersion": NSNumber(value: 0),
+            "settings": NSDictionary(dictionary: try Self.filledFoundationObjects()),
+        ])
+        let bytes = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
+        let reloaded = try expectLoadsFilled(bytes)
+        // The next save writes the current format.
+        reloaded.int = 1
+        try reloaded.synchronizeToUserDefaults()
+        let stored = try #require(suite.storedObject(forKey: reloaded.userDefaultsKey) as? Data)
+        #expect(try StoredSetContents(stored).formatVersion == 2)
+        #expect(AllTypesSettings(userDefaults: suite.another()).int == 1)
     }
 
     @Test func settingsObjectsSupportSecureCodingInOtherArchives() throws {

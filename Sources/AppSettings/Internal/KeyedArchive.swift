@@ -1,23 +1,46 @@
 import Foundation
 
-/// The layout of a stored settings set: an `NSKeyedArchiver` archive whose root is an
-/// `NSDictionary` of Foundation objects only, so that any reader with Foundation can open it and
-/// no class name of the app is stored (renaming a class or module loses nothing).
+/// The layout of a stored settings set: an `NSKeyedArchiver` archive whose root object holds one
+/// field per setting, as an `NSCoding` class writes its properties with `encode(_:forKey:)`.
 ///
 /// ```
-/// root: NSDictionary {
-///     "formatVersion": 1,
-///     "schemaVersion": <the subclass's schemaVersion>,
-///     "settings": NSDictionary { <stored name>: <value>, … }   // nested settings: NSDictionary
-/// }
+/// root: AppSettingsStoredSettings {
+///     "$formatVersion": 2,                        // inline integers
+///     "$schemaVersion": <the subclass's schemaVersion>,
+///     <stored name>: <value>, …                   // numbers and Booleans inline, as
+/// }                                               // encode(Double/Int64/Bool/Float:forKey:)
+///                                                 // store them; anything else an object:
+///                                                 // NSString, NSDate, NSArray, NSDictionary
+///                                                 // (nested settings), NSData…
 /// ```
+///
+/// The class name is the library's, never the app's, so renaming a class or module loses
+/// nothing. Stored names never begin with `$` (they are refused when declared); a carried-over
+/// unknown name that does is escaped as `NSKeyedArchiver` escapes keys, with one more `$`, so the
+/// two `$` fields above cannot clash with a setting. `NSKeyedUnarchiver` reads the archive with
+/// any class registered for ``rootClassName`` whose `init(coder:)` decodes the settings it knows.
+///
+/// Format 1, still read, had an `NSDictionary` root `{formatVersion, schemaVersion, settings}`
+/// whose `settings` was an `NSDictionary`: readable with Foundation's classes alone, but every
+/// key and value was an object of its own, which made a stored set 1.7 to 2.3 times the size of
+/// the same values encoded by `PropertyListEncoder`.
 enum KeyedArchive {
-    static let formatVersion: Int64 = 1
+    static let formatVersion: Int64 = 2
+    /// The class name of the root object (format 2).
+    static let rootClassName = "AppSettingsStoredSettings"
+    static let formatVersionField = "$formatVersion"
+    static let schemaVersionField = "$schemaVersion"
+    /// Format 1's root dictionary keys.
     static let formatVersionKey = "formatVersion"
     static let schemaVersionKey = "schemaVersion"
     static let settingsKey = "settings"
     /// Deeper nesting than this is refused: no settings set needs it, and it bounds recursion.
     static let maximumDepth = 64
+
+    /// The field name of a setting: its stored name, with one more `$` if it begins with one.
+    static func fieldName(ofSetting name: String) -> String {
+        name.hasPrefix("$") ? "$" + name : name
+    }
 }
 
 /// Encodes stored values as an `NSKeyedArchiver` archive in binary property-list form.
@@ -44,11 +67,38 @@ struct KeyedArchiveWriter {
         keysKey = plist.add(.string("NS.keys"))
     }
 
-    /// Archives a root dictionary whose entries keep the given order.
-    static func archive(root entries: [(String, _StoredValue)]) -> Data {
+    /// Archives a settings set in the current format (see ``KeyedArchive``), fields in name order.
+    static func archive(schemaVersion: Int64, settings: [String: _StoredValue]) -> Data {
         var writer = KeyedArchiveWriter()
-        let root = writer.encodeDictionary(entries)
+        let root = writer.reserveUID()
+        var fields = [(Int, Int)]()
+        fields.reserveCapacity(settings.count + 2)
+        fields.append(
+            (
+                writer.plist.add(.string(KeyedArchive.formatVersionField)),
+                writer.plist.add(.integer(KeyedArchive.formatVersion))
+            ))
+        fields.append(
+            (writer.plist.add(.string(KeyedArchive.schemaVersionField)), writer.plist.add(.integer(schemaVersion))))
+        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+            let key = writer.plist.add(.string(KeyedArchive.fieldName(ofSetting: name)))
+            fields.append((key, writer.field(value)))
+        }
+        writer.fillObject(root, className: KeyedArchive.rootClassName, fields: fields)
         return writer.finish(root: root)
+    }
+
+    /// A value as an object's field: numbers and Booleans inline, where `encode(_:forKey:)` of
+    /// `Bool`, `Int64`, `Float` and `Double` puts them; anything else a reference to its object.
+    /// (An integer above `Int64.max` has no typed encoder: it stays an `NSNumber` object.)
+    private mutating func field(_ value: _StoredValue) -> Int {
+        switch value {
+        case .bool(let bool): plist.add(.bool(bool))
+        case .integer(let integer): plist.add(.integer(integer))
+        case .float(let float): plist.add(.float(float))
+        case .double(let double): plist.add(.double(double))
+        default: reference(encode(value))
+        }
     }
 
     private mutating func uid(ofPlistIndex index: Int) -> UInt32 {
@@ -407,6 +457,92 @@ struct KeyedArchiveReader {
 }
 
 extension KeyedArchiveReader {
+    /// Where a setting's value is: an object, or a number or Boolean stored inline in the field.
+    enum Field {
+        case object(uid: Int)
+        case inline(plistIndex: Int)
+    }
+
+    /// A stored settings set, its values not yet decoded.
+    struct StoredSet {
+        var formatVersion: Int64?
+        var schemaVersion: Int64?
+        var settings: [(name: String, field: Field)] = []
+    }
+
+    /// The settings set at the root, in either format (see ``KeyedArchive``).
+    mutating func storedSet() throws(ArchiveFormatError) -> StoredSet {
+        guard let root = try objectDescription(uid: rootUID) else {
+            throw ArchiveFormatError("the archive's root is not an object")
+        }
+        var set = StoredSet()
+        if root.className == "NSDictionary" || root.className == "NSMutableDictionary" {
+            var fields: [String: Int] = [:]
+            for entry in try dictionaryEntries(uid: rootUID) { fields[entry.key] = entry.valueUID }
+            if let uid = fields[KeyedArchive.formatVersionKey],
+                case .integer(let version) = try value(uid: uid, depth: 1)
+            {
+                set.formatVersion = version
+            }
+            if let uid = fields[KeyedArchive.schemaVersionKey],
+                case .integer(let version) = try value(uid: uid, depth: 1)
+            {
+                set.schemaVersion = version
+            }
+            guard let settingsUID = fields[KeyedArchive.settingsKey] else {
+                throw ArchiveFormatError("the archive has no settings dictionary")
+            }
+            set.settings = try dictionaryEntries(uid: settingsUID).map { ($0.key, .object(uid: $0.valueUID)) }
+            return set
+        }
+        set.settings.reserveCapacity(root.fields.count)
+        for (key, plistIndex) in root.fields {
+            switch key {
+            case KeyedArchive.formatVersionField: set.formatVersion = try integer(inField: plistIndex, named: key)
+            case KeyedArchive.schemaVersionField: set.schemaVersion = try integer(inField: plistIndex, named: key)
+            case _ where key.hasPrefix("$$"): set.settings.append((String(key.dropFirst()), try field(plistIndex)))
+            case _ where key.hasPrefix("$"): continue  // reserved by the archiver
+            default: set.settings.append((key, try field(plistIndex)))
+            }
+        }
+        return set
+    }
+
+    private func field(_ plistIndex: Int) throws(ArchiveFormatError) -> Field {
+        if let uid = try referencedUID(inField: plistIndex) { return .object(uid: uid) }
+        return .inline(plistIndex: plistIndex)
+    }
+
+    private func integer(inField plistIndex: Int, named name: String) throws(ArchiveFormatError) -> Int64 {
+        guard case .integer(let value) = try plist.object(at: plistIndex) else {
+            throw ArchiveFormatError("\(name) is not an integer")
+        }
+        return value
+    }
+
+    /// Decodes a setting's value, wherever it is.
+    mutating func value(of field: Field, depth: Int) throws(ArchiveFormatError) -> _StoredValue {
+        switch field {
+        case .object(let uid):
+            return try value(uid: uid, depth: depth)
+        case .inline(let plistIndex):
+            budget -= 1
+            guard budget >= 0 else {
+                throw ArchiveFormatError("the archive expands to more objects than it can hold")
+            }
+            switch try plist.object(at: plistIndex) {
+            case .bool(let bool): return .bool(bool)
+            case .integer(let integer): return .integer(integer)
+            case .unsignedInteger(let integer): return .unsignedInteger(integer)
+            case .float(let float): return .float(float)
+            case .double(let double): return .double(double)
+            case .data(let data): return .data(data)
+            case .string, .date, .uid, .array, .set, .dictionary:
+                throw ArchiveFormatError("a field holds an inline value that is not a number, Boolean or data")
+            }
+        }
+    }
+
     /// The class name and fields (plist indices, `$class` left out) of the object with the given
     /// UID, or `nil` when that object is a plain property-list value (a string, number or data).
     ///

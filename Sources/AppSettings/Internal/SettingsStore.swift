@@ -36,7 +36,8 @@ enum StoredSource {
 /// - an exclusive `flock` per domain around every write (and a shared one around reads), so
 ///   processes writing different keys of one domain never drop each other's keys;
 /// - a copy of each written blob in a file of its own, written to a temporary file, flushed
-///   with `fsync` and renamed over the old copy, so a process killed mid-write cannot damage it.
+///   with `fdatasync` and renamed over the old copy, so a process killed mid-write cannot damage
+///   it. It is written on another thread while CoreFoundation rewrites the domain.
 ///   When the domain comes back without the key (a damaged domain file loads as an empty
 ///   domain), the copy is used.
 struct SettingsStore: @unchecked Sendable {
@@ -48,6 +49,8 @@ struct SettingsStore: @unchecked Sendable {
         /// The domain's name as corelibs names its file: the suite name, or for `.standard` the
         /// bundle identifier or else the process name.
         let domainName: String
+        /// `~/.config/AppSettings/<domain>/`: recovery copies and the domain's lock file.
+        let storeDirectory: URL
     #endif
 
     init(userDefaults: UserDefaults, key: String) {
@@ -58,6 +61,8 @@ struct SettingsStore: @unchecked Sendable {
             let suite = Mirror(reflecting: userDefaults).children.first { $0.label == "suite" }?.value
             suiteName = (suite as? String?) ?? nil
             domainName = suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+            storeDirectory = Self.configurationDirectory.appendingPathComponent("AppSettings", isDirectory: true)
+                .appendingPathComponent(Self.fileNameComponent(domainName), isDirectory: true)
         #endif
     }
 
@@ -131,10 +136,16 @@ struct SettingsStore: @unchecked Sendable {
                 backupKey = newKey
             }
             #if os(Linux)
-                try writeRecoveryCopy(data)
+                // The copy is written and flushed on another thread while CoreFoundation rewrites
+                // the domain: the two take about as long, and a save returns when both are done.
+                let copy = RecoveryCopyWrite(store: self, data: data)
             #endif
             setUserDefaultsData(data, forKey: key)
-            guard userDefaults.synchronize() else {
+            let synchronized = userDefaults.synchronize()
+            #if os(Linux)
+                try copy.wait()
+            #endif
+            guard synchronized else {
                 throw AppSettingsError.storeFailed(key: key, reason: "UserDefaults could not write its file")
             }
             return backupKey
@@ -195,12 +206,6 @@ struct SettingsStore: @unchecked Sendable {
             return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
         }
 
-        /// `~/.config/AppSettings/<domain>/`: recovery copies and the domain's lock file.
-        var storeDirectory: URL {
-            Self.configurationDirectory.appendingPathComponent("AppSettings", isDirectory: true)
-                .appendingPathComponent(Self.fileNameComponent(domainName), isDirectory: true)
-        }
-
         /// The recovery copy of this key's blob.
         var recoveryCopyURL: URL? {
             storeDirectory.appendingPathComponent(Self.fileNameComponent(key) + ".archive")
@@ -212,7 +217,7 @@ struct SettingsStore: @unchecked Sendable {
             return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
         }
 
-        private func writeRecoveryCopy(_ data: Data) throws {
+        fileprivate func writeRecoveryCopy(_ data: Data) throws(AppSettingsError) {
             let directory = storeDirectory
             let target = directory.appendingPathComponent(Self.fileNameComponent(key) + ".archive")
             let temporary = directory.appendingPathComponent(".\(Self.fileNameComponent(key)).\(getpid()).tmp")
@@ -230,7 +235,7 @@ struct SettingsStore: @unchecked Sendable {
                 }
                 return true
             }
-            let synced = fsync(descriptor) == 0
+            let synced = fdatasync(descriptor) == 0
             close(descriptor)
             guard complete, synced, rename(temporary.path, target.path) == 0 else {
                 unlink(temporary.path)
@@ -276,5 +281,31 @@ struct SettingsStore: @unchecked Sendable {
     /// `write(2)`, named apart from the store's own `write`.
     private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
         write(descriptor, buffer, count)
+    }
+#endif
+
+#if os(Linux)
+    /// Writes a store's recovery copy on a thread of its own, started at once.
+    private final class RecoveryCopyWrite: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        /// Written by the writing thread before `done` is signalled, read after waiting for it.
+        private var error: AppSettingsError?
+
+        init(store: SettingsStore, data: Data) {
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                do throws(AppSettingsError) {
+                    try store.writeRecoveryCopy(data)
+                } catch {
+                    self.error = error
+                }
+                done.signal()
+            }
+        }
+
+        /// Waits until the copy is written; throws what writing it threw.
+        func wait() throws(AppSettingsError) {
+            done.wait()
+            if let error { throw error }
+        }
     }
 #endif

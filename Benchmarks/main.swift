@@ -1,6 +1,6 @@
 // Compares AppSettings with the other ways of storing settings, side by side in one run.
 //
-//     swift run -c release Benchmarks            # the full run, about 2 minutes
+//     swift run -c release Benchmarks            # the full run, about 15 seconds
 //     swift run -c release Benchmarks --quick    # fewer samples, a few seconds
 //
 // Every figure is the median over many samples; the contenders of one measurement take turns.

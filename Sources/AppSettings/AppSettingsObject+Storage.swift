@@ -14,8 +14,11 @@ extension AppSettingsObject {
     ///
     /// Calling it on a nested settings object synchronizes the object it is nested in.
     ///
-    /// - Throws: ``AppSettingsError`` when the key postfix is empty, a value cannot be encoded,
-    ///   the archive exceeds 4 MiB, or the store cannot be written; nothing is written then.
+    /// - Throws: ``AppSettingsError`` when the key postfix is empty, a value cannot be encoded or
+    ///   the archive exceeds 4 MiB (nothing is written then), or when the store cannot be written
+    ///   (``AppSettingsError/storeFailed(key:reason:)``: `UserDefaults` may hold the new set
+    ///   already, but without its recovery copy on Linux). In every case the object keeps its
+    ///   unsaved changes, so the next synchronization tries again.
     public final func synchronizeToUserDefaults() throws {
         let (parent, isUnsaved) = _state.withLock { ($0.parent?.object, $0.generation != $0.savedGeneration) }
         if let parent {

@@ -441,5 +441,29 @@ struct DataSafetyTests {
             let reloaded = MySettings(userDefaults: suite.another())
             #expect(reloaded.theme == .dark)
         }
+
+        @Test func aRecoveryCopyThatCannotBeWrittenIsAThrownError() throws {
+            let settings = MySettings(userDefaults: suite.userDefaults)
+            settings.theme = .dark
+            try settings.synchronizeToUserDefaults()
+            // A non-empty directory where the copy goes: renaming the written copy over it fails.
+            let copy = TemporarySuite.configurationDirectory.appendingPathComponent(
+                "AppSettings/\(suite.name)/\(settings.userDefaultsKey).archive")
+            try FileManager.default.removeItem(at: copy)
+            try FileManager.default.createDirectory(
+                at: copy.appendingPathComponent("in the way"), withIntermediateDirectories: true)
+            settings.theme = .light
+            #expect {
+                try settings.synchronizeToUserDefaults()
+            } throws: { error in
+                guard case .storeFailed(let key, let reason) = error as? AppSettingsError else { return false }
+                return key == settings.userDefaultsKey && reason.contains(".archive")
+            }
+            #expect(settings.hasUnsavedChanges)
+            try FileManager.default.removeItem(at: copy)
+            try settings.synchronizeToUserDefaults()
+            #expect(!settings.hasUnsavedChanges)
+            #expect(MySettings(userDefaults: suite.another()).theme == .light)
+        }
     #endif
 }

@@ -57,15 +57,15 @@ struct KeyedArchiveWriter {
     private var classUIDs: [String: UInt32] = [:]
     private var nullObjectUID: UInt32?
     private let classKey: Int
-    private let objectsKey: Int
-    private let keysKey: Int
 
     init() {
         archiveObjects.append(plist.add(.string("$null")))
         classKey = plist.add(.string("$class"))
-        objectsKey = plist.add(.string("NS.objects"))
-        keysKey = plist.add(.string("NS.keys"))
     }
+
+    /// Field names used only by some objects, added when first used (the plist uniques strings).
+    private var objectsKey: Int { mutating get { plist.add(.string("NS.objects")) } }
+    private var keysKey: Int { mutating get { plist.add(.string("NS.keys")) } }
 
     /// Archives a settings set in the current format (see ``KeyedArchive``), fields in name order.
     static func archive(schemaVersion: Int64, settings: [String: _StoredValue]) -> Data {

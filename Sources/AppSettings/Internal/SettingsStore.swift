@@ -285,18 +285,20 @@ struct SettingsStore: @unchecked Sendable {
 #endif
 
 #if os(Linux)
-    /// Writes a store's recovery copy on a thread of its own, started at once.
-    private final class RecoveryCopyWrite: @unchecked Sendable {
+    /// Writes a store's recovery copy on another thread, started at once.
+    private final class RecoveryCopyWrite: Sendable {
+        /// A queue of its own: unlike the global queues, it gets a thread even when every worker
+        /// thread is busy, for instance in saves waiting for their copies.
+        private static let queue = DispatchQueue(label: "AppSettings.recovery-copy", attributes: .concurrent)
         private let done = DispatchSemaphore(value: 0)
-        /// Written by the writing thread before `done` is signalled, read after waiting for it.
-        private var error: AppSettingsError?
+        private let error = Protected<AppSettingsError?>(nil)
 
         init(store: SettingsStore, data: Data) {
-            DispatchQueue.global(qos: .userInitiated).async { [self] in
+            Self.queue.async { [self] in
                 do throws(AppSettingsError) {
                     try store.writeRecoveryCopy(data)
                 } catch {
-                    self.error = error
+                    self.error.withLock { $0 = error }
                 }
                 done.signal()
             }
@@ -305,7 +307,7 @@ struct SettingsStore: @unchecked Sendable {
         /// Waits until the copy is written; throws what writing it threw.
         func wait() throws(AppSettingsError) {
             done.wait()
-            if let error { throw error }
+            if let error = error.withLock({ $0 }) { throw error }
         }
     }
 #endif

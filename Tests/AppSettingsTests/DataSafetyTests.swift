@@ -134,6 +134,48 @@ struct DataSafetyTests {
         #expect(Set(names) == ["theme", "soundLevel", "dontDimScreen"])
     }
 
+    @Test func badFieldsOfTheRootObjectAreRefusedPerSetting() {
+        // Format 2: an inline value that no typed encoder writes (a string, an array), an inline
+        // number for a string setting, next to good inline and object fields.
+        var archive = HandMadeArchive()
+        let lyra = archive.add(.string("Lyra"))
+        let root = archive.object(
+            KeyedArchive.rootClassName,
+            [
+                "theme": .plain(.string("dark")), "soundLevel": .plain(.array([])),
+                "constellation": .plain(.integer(3)), "dontDimScreen": .plain(.bool(true)),
+                "$$constellation": .reference(lyra),
+            ])
+        let (settings, error) = load(archive.finish(root: root))
+        #expect(settings.dontDimScreen == true)
+        guard case .unreadableSettings(_, let names, _) = error else {
+            Issue.record("expected unreadableSettings, got \(String(describing: error))")
+            return
+        }
+        #expect(Set(names) == ["theme", "soundLevel", "constellation"])
+    }
+
+    @Test func aRootWithoutSettingsOrWithBadVersionsIsUnreadable() {
+        var plain = HandMadeArchive()
+        let string = plain.add(.string("not an object"))
+        var badVersion = HandMadeArchive()
+        let badVersionRoot = badVersion.object(
+            KeyedArchive.rootClassName, ["$schemaVersion": .plain(.string("7")), "dontDimScreen": .plain(.bool(true))])
+        var noSettings = HandMadeArchive()
+        let noSettingsRoot = noSettings.dictionary(["formatVersion": noSettings.add(.integer(1))])
+        for bytes in [
+            plain.finish(root: string), badVersion.finish(root: badVersionRoot),
+            noSettings.finish(root: noSettingsRoot),
+        ] {
+            let (settings, error) = load(bytes)
+            #expect(settings.dontDimScreen == false)
+            guard case .unreadableArchive = error else {
+                Issue.record("expected unreadableArchive, got \(String(describing: error))")
+                continue
+            }
+        }
+    }
+
     @Test func unknownAndHostileClassNamesAreRefused() {
         for className in [
             "NSBogusClass", "AppSettingsTests.Tag", "../../../etc/passwd", String(repeating: "A", count: 10_000), "",

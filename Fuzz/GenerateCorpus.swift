@@ -111,10 +111,21 @@ enum GenerateCorpus {
 
         // Format 2 by Foundation's archiver: an NSCoding object with typed fields.
         let archiver = NSKeyedArchiver(requiringSecureCoding: true)
-        archiver.setClassName("AppSettingsStoredSettings", for: FormatTwoRoot.self)
         archiver.encode(FormatTwoRoot(), forKey: NSKeyedArchiveRootObjectKey)
         archiver.finishEncoding()
-        try save("foundation-format-2", archiver.encodedData)
+        // corelibs' archiver ignores setClassName(_:for:): the class is renamed in the plist.
+        var plist =
+            try PropertyListSerialization.propertyList(from: archiver.encodedData, format: nil) as! [String: Any]
+        plist["$objects"] = (plist["$objects"] as! [Any]).map { object -> Any in
+            guard var description = object as? [String: Any],
+                description["$classname"] as? String == NSStringFromClass(FormatTwoRoot.self)
+            else { return object }
+            description["$classname"] = "AppSettingsStoredSettings"
+            description["$classes"] = ["AppSettingsStoredSettings", "NSObject"]
+            return description
+        }
+        try save(
+            "foundation-format-2", PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
         print("wrote \(count) files to \(directory.path)")
     }
 }

@@ -155,7 +155,7 @@ struct DataSafetyTests {
         #expect(Set(names) == ["theme", "soundLevel", "constellation"])
     }
 
-    @Test func aRootWithoutSettingsOrWithBadVersionsIsUnreadable() {
+    @Test func aRootThatIsNoSettingsSetIsUnreadable() {
         var plain = HandMadeArchive()
         let string = plain.add(.string("not an object"))
         var badVersion = HandMadeArchive()
@@ -163,9 +163,11 @@ struct DataSafetyTests {
             KeyedArchive.rootClassName, ["$schemaVersion": .plain(.string("7")), "dontDimScreen": .plain(.bool(true))])
         var noSettings = HandMadeArchive()
         let noSettingsRoot = noSettings.dictionary(["formatVersion": noSettings.add(.integer(1))])
+        var otherClass = HandMadeArchive()
+        let otherClassRoot = otherClass.object("NSDate", ["NS.time": .plain(.double(5))])
         for bytes in [
             plain.finish(root: string), badVersion.finish(root: badVersionRoot),
-            noSettings.finish(root: noSettingsRoot),
+            noSettings.finish(root: noSettingsRoot), otherClass.finish(root: otherClassRoot),
         ] {
             let (settings, error) = load(bytes)
             #expect(settings.dontDimScreen == false)

@@ -214,7 +214,7 @@ struct SettingValueTests {
             default: fields[name] = .object(object)
             }
         }
-        try expectLoadsFilled(FoundationSetWriter.archive(fields))
+        try expectLoadsFilled(try FoundationSetWriter.archive(fields))
     }
 
     /// Stored `bytes` load (as a copy, and through the real store) into the values of `fill(_:)`.

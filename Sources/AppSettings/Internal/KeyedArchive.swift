@@ -495,6 +495,10 @@ extension KeyedArchiveReader {
             set.settings = try dictionaryEntries(uid: settingsUID).map { ($0.key, .object(uid: $0.valueUID)) }
             return set
         }
+        // Any other class is something else archived under the key, not a settings set.
+        guard root.className == KeyedArchive.rootClassName else {
+            throw ArchiveFormatError("the archive's root is an object of class \(root.className), not a settings set")
+        }
         set.settings.reserveCapacity(root.fields.count)
         for (key, plistIndex) in root.fields {
             switch key {

@@ -42,12 +42,31 @@ final class FoundationSetWriter: NSObject, NSSecureCoding {
     }
 
     /// The archive, its root object under the library's class name.
-    static func archive(_ fields: [String: FoundationField]) -> Data {
+    static func archive(_ fields: [String: FoundationField]) throws -> Data {
+        NSKeyedArchiver.setClassName(KeyedArchive.rootClassName, for: FoundationSetWriter.self)
         let archiver = NSKeyedArchiver(requiringSecureCoding: true)
-        archiver.setClassName(KeyedArchive.rootClassName, for: FoundationSetWriter.self)
         archiver.encode(FoundationSetWriter(fields), forKey: NSKeyedArchiveRootObjectKey)
         archiver.finishEncoding()
-        return archiver.encodedData
+        return try renamingClass(NSStringFromClass(FoundationSetWriter.self), in: archiver.encodedData)
+    }
+
+    /// corelibs' archiver ignores `setClassName(_:for:)` (`classNameForClass` returns `nil`), so
+    /// the class description it wrote is renamed in the property list, which Foundation's
+    /// `PropertyListSerialization` reads and writes again, UIDs included.
+    private static func renamingClass(_ written: String, in archive: Data) throws -> Data {
+        guard var plist = try PropertyListSerialization.propertyList(from: archive, format: nil) as? [String: Any],
+            var objects = plist["$objects"] as? [Any]
+        else { throw CocoaError(.propertyListReadCorrupt) }
+        for (index, object) in objects.enumerated() {
+            guard var description = object as? [String: Any], description["$classname"] as? String == written else {
+                continue
+            }
+            description["$classname"] = KeyedArchive.rootClassName
+            description["$classes"] = [KeyedArchive.rootClassName, "NSObject"]
+            objects[index] = description
+        }
+        plist["$objects"] = objects
+        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
     }
 }
 

@@ -28,11 +28,13 @@ extension AppSettingsObject {
             return (false, state.parent?.object, continuations)
         }
         if !deferred {
-            let names = indices.sorted().map { slots[$0].name }
+            // One setting (every assignment): its notification's userInfo is made once.
+            let single = indices.count == 1 ? slots[indices[0]] : nil
+            let names = single.map { [$0.name] } ?? indices.sorted().map { slots[$0].name }
             NotificationCenter.default.post(
                 name: Self.didChangeNotification,
                 object: self,
-                userInfo: [Self.changedSettingNamesKey: names]
+                userInfo: single?.changeUserInfo ?? [Self.changedSettingNamesKey: names]
             )
             for continuation in continuations { continuation.yield(.settingsChanged(names)) }
         }

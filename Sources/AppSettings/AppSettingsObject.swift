@@ -262,7 +262,7 @@ struct WeakSettingsObject {
 extension SettingsLayout {
     static let empty = SettingsLayout(
         propertyNames: [], names: [], isConstant: [], registrationOrder: [], slotTypes: [], error: nil,
-        observationKeyPaths: []
+        observationKeyPaths: [], changeUserInfos: []
     )
 }
 

@@ -10,6 +10,8 @@ class AnySettingSlot: @unchecked Sendable {
     final var propertyName = ""
     /// The name stored, exported and listed: the explicit stored name or the property name.
     final var name = ""
+    /// The `userInfo` of a notification for a change of this setting alone, made once per class.
+    final var changeUserInfo: [AnyHashable: Any] = [:]
     /// Whether the `const` rule keeps this setting out of storage.
     @usableFromInline final var isConstant = false
     /// The position in the owner's declaration order.

@@ -18,6 +18,8 @@ struct SettingsLayout: @unchecked Sendable {
     /// What Observation tracks for each position (key paths are immutable, hence the
     /// `@unchecked Sendable`).
     let observationKeyPaths: [KeyPath<AppSettingsObject, Int>]
+    /// The `userInfo` of a change notification for each setting alone (never mutated).
+    let changeUserInfos: [[AnyHashable: Any]]
 
     private static let cache = Protected<[ObjectIdentifier: SettingsLayout]>([:])
 
@@ -53,6 +55,7 @@ struct SettingsLayout: @unchecked Sendable {
             slot.name = names[index]
             slot.isConstant = isConstant[index]
             slot.observationKeyPath = observationKeyPaths[index]
+            slot.changeUserInfo = changeUserInfos[index]
         }
     }
 
@@ -99,7 +102,8 @@ struct SettingsLayout: @unchecked Sendable {
             registrationOrder: registrationOrder,
             slotTypes: found.map { ObjectIdentifier(Swift.type(of: $0.slot)) },
             error: error,
-            observationKeyPaths: found.indices.map(ObservationKeys.keyPath(for:))
+            observationKeyPaths: found.indices.map(ObservationKeys.keyPath(for:)),
+            changeUserInfos: names.map { [AppSettingsObject.changedSettingNamesKey: [$0]] }
         )
         return (found.map(\.slot), layout)
     }

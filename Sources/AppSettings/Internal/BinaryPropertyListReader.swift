@@ -14,20 +14,7 @@ struct ArchiveFormatError: Error, CustomStringConvertible {
 /// parsed one at a time on request; containers come back as indices of their elements, which
 /// keeps reference cycles in the input from turning into recursion here.
 struct BinaryPropertyListReader {
-    enum Object {
-        case bool(Bool)
-        case integer(Int64)
-        case unsignedInteger(UInt64)
-        case float(Float)
-        case double(Double)
-        case date(Double)
-        case data(Data)
-        case string(String)
-        case uid(UInt64)
-        case array([Int])
-        case set([Int])
-        case dictionary(keys: [Int], values: [Int])
-    }
+    typealias Object = BinaryPropertyListObject
 
     private let bytes: [UInt8]
     private let offsetSize: Int

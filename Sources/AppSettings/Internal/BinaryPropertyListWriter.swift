@@ -6,21 +6,7 @@ import Foundation
 /// the index `add` returned. Equal scalars are stored once. Nothing here allocates per byte:
 /// the output is one `[UInt8]` sized up front from the lengths that `add` already knows.
 struct BinaryPropertyListWriter {
-    /// One object of the property list; containers hold indices of other objects.
-    enum Object {
-        case bool(Bool)
-        case integer(Int64)
-        case unsignedInteger(UInt64)
-        case float(Float)
-        case double(Double)
-        case date(Double)
-        case data(Data)
-        case string(String)
-        case uid(UInt32)
-        case array([Int])
-        case set([Int])
-        case dictionary(keys: [Int], values: [Int])
-    }
+    typealias Object = BinaryPropertyListObject
 
     private enum ScalarKey: Hashable {
         case bool(Bool)
@@ -29,7 +15,7 @@ struct BinaryPropertyListWriter {
         case float(UInt32)
         case double(UInt64)
         case string(String)
-        case uid(UInt32)
+        case uid(UInt64)
     }
 
     private(set) var objects: [Object] = []
@@ -150,9 +136,9 @@ struct BinaryPropertyListWriter {
         case .string(let value):
             writeString(value, to: &output)
         case .uid(let value):
-            let size = byteCount(forUnsigned: UInt64(value))
+            let size = byteCount(forUnsigned: value)
             output.append(0x80 | UInt8(size - 1))
-            output.appendBigEndian(UInt64(value), size: size)
+            output.appendBigEndian(value, size: size)
         case .array(let elements):
             writeMarker(0xA0, count: elements.count, to: &output)
             for element in elements { output.appendBigEndian(UInt64(element), size: referenceSize) }

@@ -115,7 +115,7 @@ struct KeyedArchiveWriter {
     }
 
     private mutating func reference(_ uid: UInt32) -> Int {
-        plist.add(.uid(uid))
+        plist.add(.uid(UInt64(uid)))
     }
 
     private mutating func classReference(_ name: String) -> Int {
@@ -349,21 +349,35 @@ struct KeyedArchiveReader {
         return result
     }
 
-    /// Decodes the object with the given UID and everything it refers to.
-    mutating func value(uid: Int, depth: Int) throws(ArchiveFormatError) -> _StoredValue {
+    /// Counts one more value produced against the budget.
+    private mutating func spendBudget() throws(ArchiveFormatError) {
         budget -= 1
         guard budget >= 0 else { throw ArchiveFormatError("the archive expands to more objects than it can hold") }
+    }
+
+    /// A number or Boolean as the stored value it is, wherever it is stored; `nil` for anything else.
+    private static func number(_ object: BinaryPropertyListReader.Object) -> _StoredValue? {
+        switch object {
+        case .bool(let bool): .bool(bool)
+        case .integer(let integer): .integer(integer)
+        case .unsignedInteger(let integer): .unsignedInteger(integer)
+        case .float(let float): .float(float)
+        case .double(let double): .double(double)
+        default: nil
+        }
+    }
+
+    /// Decodes the object with the given UID and everything it refers to.
+    mutating func value(uid: Int, depth: Int) throws(ArchiveFormatError) -> _StoredValue {
+        try spendBudget()
         guard depth <= KeyedArchive.maximumDepth else {
             throw ArchiveFormatError("objects are nested deeper than \(KeyedArchive.maximumDepth) levels")
         }
         if uid == 0 { return .null }
         if let scalar = decodedScalars[uid] { return scalar }
-        switch try plist.object(at: archiveObjects[uid]) {
-        case .bool(let bool): return .bool(bool)
-        case .integer(let integer): return .integer(integer)
-        case .unsignedInteger(let integer): return .unsignedInteger(integer)
-        case .float(let float): return .float(float)
-        case .double(let double): return .double(double)
+        let object = try plist.object(at: archiveObjects[uid])
+        if let number = Self.number(object) { return number }
+        switch object {
         case .string(let string):
             decodedScalars[uid] = .string(string)
             return .string(string)
@@ -375,8 +389,8 @@ struct KeyedArchiveReader {
                 throw ArchiveFormatError("the archive's objects refer to each other in a cycle")
             }
             defer { visiting.remove(uid) }
-            return try object(fields: fields(keys, values), objectUID: uid, depth: depth)
-        case .date, .uid, .array, .set:
+            return try self.object(fields: fields(keys, values), objectUID: uid, depth: depth)
+        default:
             throw ArchiveFormatError("object \(uid) is not a valid archived object")
         }
     }
@@ -530,20 +544,13 @@ extension KeyedArchiveReader {
         case .object(let uid):
             return try value(uid: uid, depth: depth)
         case .inline(let plistIndex):
-            budget -= 1
-            guard budget >= 0 else {
-                throw ArchiveFormatError("the archive expands to more objects than it can hold")
-            }
-            switch try plist.object(at: plistIndex) {
-            case .bool(let bool): return .bool(bool)
-            case .integer(let integer): return .integer(integer)
-            case .unsignedInteger(let integer): return .unsignedInteger(integer)
-            case .float(let float): return .float(float)
-            case .double(let double): return .double(double)
-            case .data(let data): return .data(data)
-            case .string, .date, .uid, .array, .set, .dictionary:
+            try spendBudget()
+            let object = try plist.object(at: plistIndex)
+            if let number = Self.number(object) { return number }
+            guard case .data(let data) = object else {
                 throw ArchiveFormatError("a field holds an inline value that is not a number, Boolean or data")
             }
+            return .data(data)
         }
     }
 
@@ -554,8 +561,7 @@ extension KeyedArchiveReader {
     /// one by one with it cannot be made to do more work than the bytes can honestly hold.
     mutating func objectDescription(uid: Int) throws(ArchiveFormatError) -> (className: String, fields: [String: Int])?
     {
-        budget -= 1
-        guard budget >= 0 else { throw ArchiveFormatError("the archive expands to more objects than it can hold") }
+        try spendBudget()
         guard uid > 0, uid < archiveObjects.count else {
             throw ArchiveFormatError("object reference \(uid) does not name an object")
         }

@@ -51,6 +51,10 @@ struct SettingsStore: @unchecked Sendable {
         let domainName: String
         /// `~/.config/AppSettings/<domain>/`: recovery copies and the domain's lock file.
         let storeDirectory: URL
+        /// The key as a file name: the recovery copy is `<it>.archive` in ``storeDirectory``.
+        let keyFileName: String
+        /// The recovery copy of this key's blob.
+        let recoveryCopyURL: URL
     #endif
 
     init(userDefaults: UserDefaults, key: String) {
@@ -63,6 +67,8 @@ struct SettingsStore: @unchecked Sendable {
             domainName = suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
             storeDirectory = Self.configurationDirectory.appendingPathComponent("AppSettings", isDirectory: true)
                 .appendingPathComponent(Self.fileNameComponent(domainName), isDirectory: true)
+            keyFileName = Self.fileNameComponent(key)
+            recoveryCopyURL = storeDirectory.appendingPathComponent(keyFileName + ".archive")
         #endif
     }
 
@@ -93,7 +99,8 @@ struct SettingsStore: @unchecked Sendable {
             if refresh { userDefaults.synchronize() }
             if let object = readUserDefaultsValue() { return (object, .userDefaults) }
             #if os(Linux)
-                if let url = recoveryCopyURL, FileManager.default.fileExists(atPath: url.path) {
+                let url = recoveryCopyURL
+                if FileManager.default.fileExists(atPath: url.path) {
                     do {
                         return (.data(try Data(contentsOf: url)), .recoveryCopy)
                     } catch {
@@ -170,7 +177,8 @@ struct SettingsStore: @unchecked Sendable {
     func remove() throws {
         try withDomainLock(exclusive: true) {
             #if os(Linux)
-                if let url = recoveryCopyURL, FileManager.default.fileExists(atPath: url.path) {
+                let url = recoveryCopyURL
+                if FileManager.default.fileExists(atPath: url.path) {
                     do {
                         try FileManager.default.removeItem(at: url)
                     } catch {
@@ -206,11 +214,6 @@ struct SettingsStore: @unchecked Sendable {
             return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
         }
 
-        /// The recovery copy of this key's blob.
-        var recoveryCopyURL: URL? {
-            storeDirectory.appendingPathComponent(Self.fileNameComponent(key) + ".archive")
-        }
-
         static func fileNameComponent(_ name: String) -> String {
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.@"))
             let cleaned = String(name.unicodeScalars.map { allowed.contains($0) ? Character($0) : "_" })
@@ -218,9 +221,8 @@ struct SettingsStore: @unchecked Sendable {
         }
 
         fileprivate func writeRecoveryCopy(_ data: Data) throws(AppSettingsError) {
-            let directory = storeDirectory
-            let target = directory.appendingPathComponent(Self.fileNameComponent(key) + ".archive")
-            let temporary = directory.appendingPathComponent(".\(Self.fileNameComponent(key)).\(getpid()).tmp")
+            let target = recoveryCopyURL
+            let temporary = storeDirectory.appendingPathComponent(".\(keyFileName).\(getpid()).tmp")
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw storeError("could not create \(temporary.path)") }
             var written = 0

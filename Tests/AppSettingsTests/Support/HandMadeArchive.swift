@@ -34,12 +34,12 @@ struct HandMadeArchive {
             )
         )
         var keys = [plist.add(.string("$class"))]
-        var values = [plist.add(.uid(classUID))]
+        var values = [plist.add(.uid(UInt64(classUID)))]
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
             keys.append(plist.add(.string(key)))
             switch value {
-            case .reference(let uid): values.append(plist.add(.uid(uid)))
-            case .references(let uids): values.append(plist.add(.array(uids.map { plist.add(.uid($0)) })))
+            case .reference(let uid): values.append(plist.add(.uid(UInt64(uid))))
+            case .references(let uids): values.append(plist.add(.array(uids.map { plist.add(.uid(UInt64($0))) })))
             case .plain(let object): values.append(plist.add(object))
             }
         }
@@ -76,7 +76,7 @@ struct HandMadeArchive {
     mutating func finish(root: UInt32) -> Data {
         for index in objects.indices where objects[index] < 0 { objects[index] = plist.add(.string("unfilled")) }
         let objectsIndex = plist.add(.array(objects))
-        let top = plist.add(.dictionary(keys: [plist.add(.string("root"))], values: [plist.add(.uid(root))]))
+        let top = plist.add(.dictionary(keys: [plist.add(.string("root"))], values: [plist.add(.uid(UInt64(root)))]))
         let rootIndex = plist.add(
             .dictionary(
                 keys: [

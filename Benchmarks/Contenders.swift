@@ -150,18 +150,12 @@ final class TemporarySuite {
     /// Removes every suite created so far: the domain, its file, and the library's directory with
     /// the recovery copy and the lock file.
     static func removeAll() {
-        let configuration: URL
-        if let xdg = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            configuration = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            configuration = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-        }
         for suite in all {
-            UserDefaults.standard.removePersistentDomain(forName: suite.name)
-            try? FileManager.default.removeItem(at: configuration.appendingPathComponent(suite.name + ".plist"))
-            try? FileManager.default.removeItem(
-                at: configuration.appendingPathComponent("AppSettings").appendingPathComponent(suite.name)
-            )
+            do {
+                try AppSettingsObject.removeSuite(named: suite.name)
+            } catch {
+                print("could not remove suite \(suite.name): \(error)")
+            }
         }
         all = []
     }

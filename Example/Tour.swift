@@ -82,19 +82,12 @@ enum Tour {
         print("\n== \(title)")
     }
 
-    /// Removes the scratch suite and, on Linux, the library's recovery copy and lock file.
+    /// Removes the scratch suite and, on Linux, its file and the library's recovery copy and lock file.
     private static func remove(suiteNamed name: String) {
-        UserDefaults.standard.removePersistentDomain(forName: name)
-        #if os(Linux)
-            let config = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-            for url in [
-                config.appendingPathComponent("\(name).plist"), config.appendingPathComponent("AppSettings/\(name)"),
-            ]
-            where FileManager.default.fileExists(atPath: url.path) {
-                do { try FileManager.default.removeItem(at: url) } catch {
-                    print("could not remove \(url.path): \(error)")
-                }
-            }
-        #endif
+        do {
+            try AppSettingsObject.removeSuite(named: name)
+        } catch {
+            print("could not remove the scratch suite: \(error)")
+        }
     }
 }

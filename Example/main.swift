@@ -13,10 +13,9 @@ func fail(_ message: String) -> Never {
 
 func show() {
     print("Settings of \(type(of: settings)), stored under '\(settings.userDefaultsKey)' in UserDefaults.standard")
-    #if os(Linux)
-        let home = FileManager.default.homeDirectoryForCurrentUser.path
-        print("  (on Linux: \(home)/.config/\(ProcessInfo.processInfo.processName).plist)")
-    #endif
+    // On Linux the library knows the files; on Apple platforms the preferences daemon owns them.
+    if let file = settings.domainFileURL { print("  in \(file.path)") }
+    if let copy = settings.recoveryCopyURL { print("  recovery copy: \(copy.path)") }
     for (name, value) in settings.dictionaryRepresentation().sorted(by: { $0.key < $1.key }) {
         print("  \(name) = \(value)")
     }

@@ -27,7 +27,8 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case migrationFailed(key: String, fromSchemaVersion: Int, reason: String)
     /// A value could not be converted to its stored form.
     case encodingFailed(key: String, setting: String, reason: String)
-    /// The archive is larger than one preferences value may be (4 MiB); nothing was written.
+    /// The archive is larger than the platform's preferences allow a set (3 MiB; 512 KiB on tvOS
+    /// and watchOS); nothing was written.
     case tooLarge(key: String, byteCount: Int, limit: Int)
     /// ``AppSettingsObject/update(from:)`` met a value of the wrong type; nothing was changed.
     case invalidDictionaryValue(setting: String, expected: String, found: String)

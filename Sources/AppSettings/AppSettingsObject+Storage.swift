@@ -15,7 +15,8 @@ extension AppSettingsObject {
     /// Calling it on a nested settings object synchronizes the object it is nested in.
     ///
     /// - Throws: ``AppSettingsError`` when the key postfix is empty, a value cannot be encoded or
-    ///   the archive exceeds 4 MiB (nothing is written then), or when the store cannot be written
+    ///   the archive exceeds the platform's limit (3 MiB; 512 KiB on tvOS and watchOS; nothing is
+    ///   written then), or when the store cannot be written
     ///   (``AppSettingsError/storeFailed(key:reason:)``: `UserDefaults` may hold the new set
     ///   already, but without its recovery copy on Linux). In every case the object keeps its
     ///   unsaved changes, so the next synchronization tries again.
@@ -28,7 +29,7 @@ extension AppSettingsObject {
         guard isUnsaved else { return }
         try checkStorable()
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
-        let backupKey: String? = try _synchronization.withLock { _ in
+        let written: (data: Data, backupKey: String?)? = try _synchronization.withLock { _ in
             guard let snapshot = takeSnapshot(onlyIfUnsaved: true) else { return nil }
             let data = try archive(snapshot)
             guard data.count <= SettingsStore.maximumByteCount else {
@@ -40,12 +41,13 @@ extension AppSettingsObject {
             }
             let backupKey = try store.write(data, backingUp: snapshot.unreadableStoredObject)
             markSaved(snapshot, backedUp: backupKey != nil)
-            return backupKey
+            return (data, backupKey)
         }
-        if let backupKey {
+        guard let written else { return }
+        if let backupKey = written.backupKey {
             Log.notice("\(userDefaultsKey): the value that could not be read was kept under '\(backupKey)'")
         }
-        StoreRegistry.storeDidChange(self)
+        StoreRegistry.storeDidChange(self, stored: written.data)
     }
 
     /// Throws away unsaved changes and reloads what is stored, re-reading it from disk first so
@@ -79,11 +81,18 @@ extension AppSettingsObject {
             return
         }
         try checkStorable()
+        // Found before the removal, by what they share with this object's store now.
+        let others: [AppSettingsObject]
+        if case .data(let stored)? = store.domain.value(forKey: userDefaultsKey) {
+            others = StoreRegistry.objects(sharingStoreWith: self, holding: stored)
+        } else {
+            others = []
+        }
         try store.remove()
         let scratch = makeScratchCopy(copyingValues: false)
         scratch.resetToDeveloperDefaults()
         adopt(scratch, markingSaved: true, takingLoadState: true)
-        StoreRegistry.storeDidChange(self)
+        for other in others { other.storedSettingsDidChange() }
     }
 
     // MARK: Loading

@@ -57,21 +57,10 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-/// Where corelibs keeps the domain file of a suite.
-func domainFileURL(suite: String) -> URL {
-    let directory: URL
-    if let xdg = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-        directory = URL(fileURLWithPath: xdg, isDirectory: true)
-    } else {
-        directory = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-    }
-    return directory.appendingPathComponent("\(suite).plist")
-}
-
 /// What the domain file holds for `key`, read directly (not through `UserDefaults`), so that a
 /// damaged domain, which corelibs silently loads as empty, is told apart from a missing key.
-func domainState(suite: String, key: String) -> String {
-    let url = domainFileURL(suite: suite)
+func domainState(of settings: HostSettings) -> String {
+    guard let url = settings.domainFileURL else { return "unknown" }
     guard let data = try? Data(contentsOf: url) else { return "no-file" }
     guard
         let plist = try? PropertyListSerialization.propertyList(from: data, format: nil),
@@ -79,7 +68,7 @@ func domainState(suite: String, key: String) -> String {
     else {
         return "damaged"
     }
-    return dictionary[key] == nil ? "key-missing" : "has-key"
+    return dictionary[settings.userDefaultsKey] == nil ? "key-missing" : "has-key"
 }
 
 /// Converts a property-list value into something `JSONSerialization` accepts.
@@ -96,12 +85,18 @@ func jsonValue(_ value: Any) -> Any {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4 else {
-    fail("usage: AppSettingsTestHost read|state|write|write-many|sync-loop <suite> <postfix> [number]")
+    fail(
+        "usage: AppSettingsTestHost read|state|write|write-many|sync-loop <suite> <postfix> [number] "
+            + "(suite -: UserDefaults.standard)"
+    )
 }
 let command = arguments[1]
 let suite = arguments[2]
 hostKeyPostfix = arguments[3]
-guard let userDefaults = UserDefaults(suiteName: suite) else { fail("cannot open suite \(suite)") }
+// The suite "-" is `UserDefaults.standard`: the domain of this process, named after it.
+guard let userDefaults = suite == "-" ? .standard : UserDefaults(suiteName: suite) else {
+    fail("cannot open suite \(suite)")
+}
 
 func numberArgument(_ index: Int) -> Int {
     guard arguments.count > index, let value = Int(arguments[index]) else {
@@ -112,24 +107,23 @@ func numberArgument(_ index: Int) -> Int {
 
 switch command {
 case "read":
-    let key = "AppSettings." + hostKeyPostfix
-    let domain = domainState(suite: suite, key: key)
     let settings = HostSettings(userDefaults: userDefaults)
+    let domain = domainState(of: settings)
     let output: [String: Any] = [
         "key": settings.userDefaultsKey,
         "settings": jsonValue(settings.dictionaryRepresentation()),
         "lastLoadError": settings.lastLoadError.map { "\($0)" } ?? NSNull(),
         "consistent": settings.isConsistent,
         "domain": domain,
+        "domainFile": settings.domainFileURL?.path ?? NSNull(),
     ]
     let json = try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys])
     say(String(decoding: json, as: UTF8.self))
 
 case "state":
     // `counter=<n> consistent=<yes|no> domain=<has-key|key-missing|damaged|no-file> error=<yes|no>`
-    let key = "AppSettings." + hostKeyPostfix
-    let domain = domainState(suite: suite, key: key)
     let settings = HostSettings(userDefaults: userDefaults)
+    let domain = domainState(of: settings)
     let consistent = settings.isConsistent ? "yes" : "no"
     let error = settings.lastLoadError == nil ? "no" : "yes"
     say("counter=\(settings.counter) consistent=\(consistent) domain=\(domain) error=\(error)")

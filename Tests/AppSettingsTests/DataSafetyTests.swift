@@ -465,7 +465,7 @@ struct DataSafetyTests {
             try settings.synchronizeToUserDefaults()
         } throws: { error in
             guard case .tooLarge(let key, let byteCount, let limit) = error as? AppSettingsError else { return false }
-            return key == "AppSettings.Big" && byteCount > limit && limit == 4 * 1024 * 1024
+            return key == "AppSettings.Big" && byteCount > limit && limit == SettingsStore.maximumByteCount
         }
         #expect(suite.storedObject(forKey: "AppSettings.Big") == nil)
         #expect(settings.hasUnsavedChanges)
@@ -477,7 +477,7 @@ struct DataSafetyTests {
             settings.theme = .dark
             try settings.synchronizeToUserDefaults()
             // What a process killed while corelibs rewrote the file in place leaves behind.
-            let domainFile = TemporarySuite.configurationDirectory.appendingPathComponent("\(suite.name).plist")
+            let domainFile = try #require(settings.domainFileURL)
             let original = try Data(contentsOf: domainFile)
             try original.prefix(original.count / 3).write(to: domainFile)
             suite.userDefaults.synchronize()
@@ -491,8 +491,7 @@ struct DataSafetyTests {
             settings.theme = .dark
             try settings.synchronizeToUserDefaults()
             // A non-empty directory where the copy goes: renaming the written copy over it fails.
-            let copy = TemporarySuite.configurationDirectory.appendingPathComponent(
-                "AppSettings/\(suite.name)/\(settings.userDefaultsKey).archive")
+            let copy = try #require(settings.recoveryCopyURL)
             try FileManager.default.removeItem(at: copy)
             try FileManager.default.createDirectory(
                 at: copy.appendingPathComponent("in the way"), withIntermediateDirectories: true)

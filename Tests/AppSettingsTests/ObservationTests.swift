@@ -173,4 +173,19 @@ struct ObservationTests {
         try reader.resetToUserDefaults()
         #expect(reader.theme == .dark)
     }
+
+    @Test func onlyObjectsOfTheSameSuiteAreToldAndRemovalTellsThem() throws {
+        let otherSuite = TemporarySuite()
+        let sameSuite = MySettings(userDefaults: suite.another())
+        let elsewhere = MySettings(userDefaults: otherSuite.userDefaults)
+        let writer = MySettings(userDefaults: suite.userDefaults)
+        let told = NotificationRecorder(sameSuite, name: AppSettingsObject.storedSettingsDidChangeNotification)
+        let notTold = NotificationRecorder(elsewhere, name: AppSettingsObject.storedSettingsDidChangeNotification)
+        writer.theme = .dark
+        try writer.synchronizeToUserDefaults()
+        #expect(told.names.values.count == 1)
+        try writer.removeFromUserDefaults()
+        #expect(told.names.values.count == 2)
+        #expect(notTold.names.values.isEmpty, "same key, another suite")
+    }
 }

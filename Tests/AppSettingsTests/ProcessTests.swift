@@ -63,6 +63,35 @@ struct ProcessTests {
         }
     }
 
+    #if os(Linux)
+        // corelibs names the domain of `UserDefaults.standard` after the process when there is
+        // no bundle identifier, as in every command-line tool; the library's files follow
+        // `XDG_CONFIG_HOME`, which the host gets pointed at a scratch directory.
+        @Test("a command-line tool's UserDefaults.standard set persists: a second process reads it, no warning")
+        func standardSetPersistsAcrossProcesses() throws {
+            let configuration = FileManager.default.temporaryDirectory
+                .appendingPathComponent("AppSettingsStandard-\(UUID().uuidString)", isDirectory: true)
+            defer { try? FileManager.default.removeItem(at: configuration) }
+            let environment = ["XDG_CONFIG_HOME": configuration.path]
+
+            let write = try TestHost.run(["write", "-", "Host", "42"], environment: environment)
+            try #require(write.status == 0, "host failed: \(write.errors)")
+            #expect(write.errors.isEmpty)
+            let read = try TestHost.run(["read", "-", "Host"], environment: environment)
+            try #require(read.status == 0, "host failed: \(read.errors)")
+            #expect(read.errors.isEmpty, "a normal launch logs nothing")
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [String: Any]
+            )
+            let stored = try #require(json["settings"] as? [String: Any])
+            #expect(stored["counter"] as? Int == 42)
+            #expect(json["domain"] as? String == "has-key")
+            let domainFile = configuration.appendingPathComponent("AppSettingsTestHost.plist")
+            #expect(json["domainFile"] as? String == domainFile.path)
+            #expect(FileManager.default.fileExists(atPath: domainFile.path))
+        }
+    #endif
+
     @Test("this process sees what a second process synchronized after resetToUserDefaults()")
     func thisProcessSeesWhatTheHostSynchronized() throws {
         try withProcessSuite { suite, userDefaults in
@@ -132,17 +161,7 @@ struct ProcessTests {
 /// the library's files for it afterwards.
 private func withProcessSuite(_ body: (String, UserDefaults) throws -> Void) throws {
     let suite = "AppSettingsProcessTests-" + UUID().uuidString
-    defer {
-        UserDefaults.standard.removePersistentDomain(forName: suite)
-        let configuration: URL
-        if let xdg = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            configuration = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            configuration = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-        }
-        try? FileManager.default.removeItem(at: configuration.appendingPathComponent("\(suite).plist"))
-        try? FileManager.default.removeItem(at: configuration.appendingPathComponent("AppSettings/\(suite)"))
-    }
+    defer { TemporarySuite.remove(suiteNamed: suite) }
     let userDefaults = try #require(UserDefaults(suiteName: suite))
     try body(suite, userDefaults)
 }
@@ -196,7 +215,8 @@ private enum TestHost {
         return nil
     }()
 
-    static func start(_ arguments: [String]) throws -> Running {
+    /// Starts the host; `environment` is added to this process's environment.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
         let executable = try #require(executableURL, "AppSettingsTestHost not found next to the test binary")
         let base = FileManager.default.temporaryDirectory.appendingPathComponent(
             "AppSettingsTestHost-\(UUID().uuidString)")
@@ -206,14 +226,17 @@ private enum TestHost {
         _ = FileManager.default.createFile(atPath: running.errorURL.path, contents: nil)
         running.process.executableURL = executable
         running.process.arguments = arguments
+        if !environment.isEmpty {
+            running.process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         running.process.standardOutput = try FileHandle(forWritingTo: running.outputURL)
         running.process.standardError = try FileHandle(forWritingTo: running.errorURL)
         try running.process.run()
         return running
     }
 
-    static func run(_ arguments: [String]) throws -> Finished {
-        let running = try start(arguments)
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
+        let running = try start(arguments, environment: environment)
         running.process.waitUntilExit()
         return Finished(status: running.process.terminationStatus, output: running.output(), errors: running.errors())
     }

@@ -1,3 +1,4 @@
+import AppSettings
 import Foundation
 
 /// A fresh, uniquely named `UserDefaults` suite that removes itself (its domain file and the
@@ -15,20 +16,14 @@ final class TemporarySuite: @unchecked Sendable {
         Self.remove(suiteNamed: name)
     }
 
-    /// Removes a suite's domain and the library's files for it.
+    /// Removes a suite's domain and the library's files for it; a failure is reported on
+    /// standard error (a `deinit` cannot fail the test that owned the suite).
     static func remove(suiteNamed name: String) {
-        UserDefaults.standard.removePersistentDomain(forName: name)
-        let config = configurationDirectory
-        try? FileManager.default.removeItem(at: config.appendingPathComponent("\(name).plist"))
-        try? FileManager.default.removeItem(at: config.appendingPathComponent("AppSettings/\(name)"))
-    }
-
-    /// Where corelibs keeps preference domains on Linux.
-    static var configurationDirectory: URL {
-        if let xdg = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg, isDirectory: true)
+        do {
+            try AppSettingsObject.removeSuite(named: name)
+        } catch {
+            FileHandle.standardError.write(Data("TemporarySuite: \(error)\n".utf8))
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
     }
 
     /// The raw value under `key`, read from disk as another process would see it.

@@ -1,0 +1,301 @@
+// Linux (swift-corelibs-foundation): what Apple's preferences daemon does by itself, the
+// library adds here. corelibs rewrites a domain's file in place and does not coordinate
+// processes, so this domain
+// - holds an exclusive `flock` per domain around every write (and a shared one around reads), so
+//   processes writing different keys of one domain never drop each other's keys;
+// - keeps a copy of each written blob in a file of its own, written to a temporary file, flushed
+//   with `fdatasync` and renamed over the old copy, so a process killed mid-write cannot damage
+//   it; it is written on another thread while CoreFoundation rewrites the domain. When the
+//   domain comes back without the key (a damaged domain file loads as an empty domain), the copy
+//   is used;
+// - reads and writes stored bytes through CoreFoundation, skipping `UserDefaults`' byte-by-byte
+//   bridging of `Data`.
+#if os(Linux)
+    import CoreFoundation
+    import Foundation
+    import Glibc
+
+    /// One `UserDefaults` domain as the store uses it on Linux.
+    struct PreferencesDomain {
+        let userDefaults: UserDefaults
+        let location: DomainLocation
+
+        init(_ userDefaults: UserDefaults) {
+            self.userDefaults = userDefaults
+            location = DomainLocation.of(userDefaults)
+        }
+
+        var domainFileURL: URL? { location.domainFileURL }
+        func recoveryCopyURL(forKey key: String) -> URL? { location.recoveryCopyURL(forKey: key) }
+
+        /// Removes a suite's domain, its file, and the library's directory for it.
+        static func removeSuite(named name: String) throws {
+            UserDefaults.standard.removePersistentDomain(forName: name)
+            let location = DomainLocation.of(suiteNamed: name)
+            for url in [location.domainFileURL, location.storeDirectory]
+            where FileManager.default.fileExists(atPath: url.path) {
+                do {
+                    try FileManager.default.removeItem(at: url)
+                } catch {
+                    throw AppSettingsError.storeFailed(key: name, reason: "could not remove \(url.path): \(error)")
+                }
+            }
+        }
+
+        // MARK: Values
+
+        func value(forKey key: String) -> StoredObject? {
+            // `object(forKey:)` bridges stored data to `Data` byte by byte (about 65 ns a byte);
+            // CoreFoundation hands out the stored object (an `NSData`), whose bytes are copied at once.
+            if let value = CFPreferencesCopyAppValue(cfString(key), location.applicationName),
+                let data = value as? NSData
+            {
+                return .data(Data(bytes: data.bytes, count: data.length))
+            }
+            guard let value = userDefaults.object(forKey: key) else { return nil }
+            if let data = value as? Data { return .data(data) }
+            return .other(value, typeName: String(describing: type(of: value)))
+        }
+
+        /// Sets `data` under `key` in memory; ``synchronize()`` flushes it.
+        func setData(_ data: Data, forKey key: String) {
+            // `set(_:forKey:)` first checks the value is a property list by bridging it from
+            // `NSData` back to `Data` byte by byte (about 60 ns a byte): for a settings blob that
+            // costs more than the archiving. The value is `Data`, so the check is skipped and the
+            // bytes go to CoreFoundation as `set` would pass them, in one `NSData`, copied at once.
+            let object = data.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
+            CFPreferencesSetAppValue(cfString(key), object, location.applicationName)
+        }
+
+        func setObject(_ object: Any, forKey key: String) { userDefaults.set(object, forKey: key) }
+        func removeObject(forKey key: String) { userDefaults.removeObject(forKey: key) }
+        func synchronize() -> Bool { userDefaults.synchronize() }
+        func refresh() { userDefaults.synchronize() }
+
+        // MARK: Recovery copy
+
+        func readRecoveryCopy(forKey key: String) throws -> Data? {
+            try location.checkKnown(key: key)
+            let url = location.recoveryCopyURL(forKey: key)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            do {
+                return try Data(contentsOf: url)
+            } catch {
+                throw AppSettingsError.storeFailed(key: key, reason: "could not read \(url.path): \(error)")
+            }
+        }
+
+        /// Runs `write` (which sets and flushes the domain) while the recovery copy of `data` is
+        /// written on another thread: the two take about as long, and this returns when both are done.
+        func writeFlushingRecoveryCopy(_ data: Data, forKey key: String, _ write: () throws -> Void) throws {
+            let copy = RecoveryCopyWrite(location: location, key: key, data: data)
+            let result = Result { try write() }
+            try copy.wait()
+            try result.get()
+        }
+
+        func removeRecoveryCopy(forKey key: String) throws {
+            let url = location.recoveryCopyURL(forKey: key)
+            guard FileManager.default.fileExists(atPath: url.path) else { return }
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw AppSettingsError.storeFailed(key: key, reason: "could not remove \(url.path): \(error)")
+            }
+        }
+
+        // MARK: Lock
+
+        /// Runs `body` holding the domain's lock file; exclusive for writers, shared for readers.
+        func withLock<T>(exclusive: Bool, key: String, _ body: () throws -> T) throws -> T {
+            try location.checkKnown(key: key)
+            let directory = location.storeDirectory
+            let lockPath = location.lockFilePath
+            var descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            if descriptor < 0, errno == ENOENT {
+                // No writer has used this domain yet: a reader has nothing to wait for.
+                guard exclusive else { return try body() }
+                do {
+                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw AppSettingsError.storeFailed(key: key, reason: "could not create \(directory.path): \(error)")
+                }
+                descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            }
+            guard descriptor >= 0 else { throw systemError(key: key, "could not open \(lockPath)") }
+            defer { close(descriptor) }
+            while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+                // Going on without the lock could drop another process's keys: a failure is loud.
+                guard errno == EINTR else { throw systemError(key: key, "could not lock \(lockPath)") }
+            }
+            return try body()
+        }
+    }
+
+    /// Where a domain's files are, computed once per domain and process.
+    /// Immutable but for the key file names, which are behind their lock (CFString is not `Sendable`).
+    final class DomainLocation: @unchecked Sendable {
+        /// The suite's name, or `nil` for the application's own domain (`.standard`).
+        let suiteName: String?
+        /// The domain's name as corelibs names its file: the suite name, or for `.standard` the
+        /// bundle identifier or else the process name.
+        let domainName: String
+        /// The CoreFoundation application name `UserDefaults` uses for this domain.
+        let applicationName: CFString
+        /// `<configuration directory>/<domain>.plist`: the file corelibs keeps the domain in.
+        let domainFileURL: URL
+        /// `<configuration directory>/AppSettings/<domain>/`: recovery copies and the lock file.
+        let storeDirectory: URL
+        let lockFilePath: String
+        /// Set when the suite of a `UserDefaults` could not be told: every read and write throws it.
+        let unknownSuiteReason: String?
+        private let keyFileNames = Protected<[String: String]>([:])
+
+        private init(suiteName: String?, unknownSuiteReason: String? = nil) {
+            self.suiteName = suiteName
+            self.unknownSuiteReason = unknownSuiteReason
+            domainName = suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+            applicationName = suiteName.map(cfString) ?? kCFPreferencesCurrentApplication
+            let configuration = ConfigurationDirectory.url
+            domainFileURL = configuration.appendingPathComponent(domainName + ".plist", isDirectory: false)
+            storeDirectory = configuration.appendingPathComponent("AppSettings", isDirectory: true)
+                .appendingPathComponent(Self.fileNameComponent(domainName), isDirectory: true)
+            lockFilePath = storeDirectory.appendingPathComponent("domain.lock").path
+        }
+
+        /// The location of `userDefaults`' domain, made once per domain.
+        static func of(_ userDefaults: UserDefaults) -> DomainLocation {
+            let suiteName: String?
+            if userDefaults === UserDefaults.standard {
+                suiteName = nil
+            } else {
+                // corelibs keeps a suite's name in a private property, `suite: String?`. If it is
+                // gone or has another type, the domain cannot be told: reads and writes then throw,
+                // rather than go to the application's own domain.
+                let child = Mirror(reflecting: userDefaults).children.first { $0.label == "suite" }
+                guard let child, let suite = child.value as? String? else {
+                    return DomainLocation(
+                        suiteName: nil,
+                        unknownSuiteReason: "this version of Foundation does not say which suite a UserDefaults "
+                            + "is for; AppSettings cannot find its domain on Linux"
+                    )
+                }
+                suiteName = suite
+            }
+            return of(suiteNamed: suiteName)
+        }
+
+        /// The location of a suite's domain, or of the application's own for `nil`.
+        static func of(suiteNamed suiteName: String?) -> DomainLocation {
+            cache.withLock { cache in
+                let name = suiteName ?? ""
+                if let location = cache[name] { return location }
+                let location = DomainLocation(suiteName: suiteName)
+                cache[name] = location
+                return location
+            }
+        }
+
+        private static let cache = Protected<[String: DomainLocation]>([:])
+
+        func checkKnown(key: String) throws(AppSettingsError) {
+            if let unknownSuiteReason { throw .storeFailed(key: key, reason: unknownSuiteReason) }
+        }
+
+        /// `<store directory>/<key as a file name>.archive`.
+        func recoveryCopyURL(forKey key: String) -> URL {
+            storeDirectory.appendingPathComponent(keyFileName(key) + ".archive", isDirectory: false)
+        }
+
+        func keyFileName(_ key: String) -> String {
+            keyFileNames.withLock { names in
+                if let name = names[key] { return name }
+                let name = Self.fileNameComponent(key)
+                names[key] = name
+                return name
+            }
+        }
+
+        static func fileNameComponent(_ name: String) -> String {
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.@"))
+            let cleaned = String(name.unicodeScalars.map { allowed.contains($0) ? Character($0) : "_" })
+            return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
+        }
+    }
+
+    /// The directory corelibs keeps preference domains in, found as corelibs finds it.
+    enum ConfigurationDirectory {
+        /// `$XDG_CONFIG_HOME` when it is an absolute path, else `$HOME/.config`, from the same
+        /// CoreFoundation function corelibs' preferences call, once per process. (Foundation's
+        /// `homeDirectoryForCurrentUser` reads the password file and ignores `HOME`, which
+        /// sandboxes, containers and CI runners set.)
+        static let url: URL = {
+            let path = unsafeBitCast(_CFXDGCreateConfigHomePath(), to: NSString.self) as String
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }()
+    }
+
+    /// A string as CoreFoundation takes it (corelibs' `NSString` is its `CFString`).
+    private func cfString(_ string: String) -> CFString {
+        unsafeBitCast(NSString(string: string), to: CFString.self)
+    }
+
+    private func systemError(key: String, _ what: String) -> AppSettingsError {
+        .storeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
+    }
+
+    /// Writes a recovery copy on another thread, started at once.
+    private final class RecoveryCopyWrite: Sendable {
+        /// A queue of its own: unlike the global queues, it gets a thread even when every worker
+        /// thread is busy, for instance in saves waiting for their copies.
+        private static let queue = DispatchQueue(label: "AppSettings.recovery-copy", attributes: .concurrent)
+        private let done = DispatchSemaphore(value: 0)
+        private let error = Protected<AppSettingsError?>(nil)
+
+        init(location: DomainLocation, key: String, data: Data) {
+            Self.queue.async { [self] in
+                do throws(AppSettingsError) {
+                    try Self.write(data, key: key, location: location)
+                } catch {
+                    self.error.withLock { $0 = error }
+                }
+                done.signal()
+            }
+        }
+
+        /// Waits until the copy is written; throws what writing it threw.
+        func wait() throws(AppSettingsError) {
+            done.wait()
+            if let error = error.withLock({ $0 }) { throw error }
+        }
+
+        /// Temporary file, `fdatasync`, `rename`: a copy is whole or not there.
+        private static func write(_ data: Data, key: String, location: DomainLocation) throws(AppSettingsError) {
+            let target = location.recoveryCopyURL(forKey: key)
+            let temporary = location.storeDirectory.appendingPathComponent(
+                ".\(location.keyFileName(key)).\(getpid()).tmp"
+            )
+            let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw systemError(key: key, "could not create \(temporary.path)") }
+            var written = 0
+            let complete = data.withUnsafeBytes { buffer -> Bool in
+                while written < buffer.count {
+                    let result = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                    if result < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
+                    written += result
+                }
+                return true
+            }
+            let synced = fdatasync(descriptor) == 0
+            close(descriptor)
+            guard complete, synced, rename(temporary.path, target.path) == 0 else {
+                let error = systemError(key: key, "could not write \(target.path)")
+                unlink(temporary.path)
+                throw error
+            }
+        }
+    }
+#endif

@@ -130,6 +130,7 @@ try mainActorSettings.removeFromUserDefaults()
 
 if failures > 0 {
     print("\(failures) check(s) failed")
+    removeSuite(named: suiteName)  // `exit` skips the `defer` above
     exit(1)
 }
 print("Default isolation check passed")

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 paths=(Package.swift)
-for folder in Sources Tests Example Benchmarks Fuzz Plugins; do
+for folder in Sources Tests Example Benchmarks Fuzz Plugins IntegrationTests; do
     [ -d "$folder" ] && paths+=("$folder")
 done
 

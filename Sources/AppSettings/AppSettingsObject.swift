@@ -23,6 +23,9 @@ import Observation
 /// Every member may be called from any thread. Each `@Setting` is guarded by the object's lock;
 /// a subclass restates `@unchecked Sendable` because any plain stored `var` it adds is its own to
 /// guard.
+///
+/// In a target with default main-actor isolation (new Xcode 26 app targets), declare the subclass
+/// inside a `nonisolated enum` namespace; <doc:GettingStarted> explains why.
 open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// Mutable state shared by all settings of one object, guarded by ``_state``.
     @usableFromInline

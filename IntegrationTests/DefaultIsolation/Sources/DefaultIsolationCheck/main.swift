@@ -1,0 +1,136 @@
+import AppSettings
+import Foundation
+import Observation
+import Synchronization
+
+// Runs the declarations of Settings.swift against a scratch suite, from main-actor code, from an
+// `@Observable` model and from `Task.detached`; exits with status 1 if anything is wrong.
+
+var failures = 0
+
+func check(_ condition: Bool, _ message: String) {
+    if !condition {
+        failures += 1
+        print("FAILED: \(message)")
+    }
+}
+
+/// Removes a scratch suite and, on Linux, the files corelibs and the library keep for it.
+func removeSuite(named name: String) {
+    UserDefaults.standard.removePersistentDomain(forName: name)
+    #if os(Linux)
+        let config = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+        for url in [
+            config.appendingPathComponent("\(name).plist"), config.appendingPathComponent("AppSettings/\(name)"),
+        ]
+        where FileManager.default.fileExists(atPath: url.path) {
+            try? FileManager.default.removeItem(at: url)
+        }
+    #endif
+}
+
+/// An `@Observable` model of the app that reads and writes settings.
+@Observable final class SoundModel {
+    let settings: MySettings
+
+    init(settings: MySettings) {
+        self.settings = settings
+    }
+
+    var level: Float { settings.soundLevel }
+
+    func mute() {
+        settings.soundLevel = 0
+        settings.audio.muted = true
+    }
+}
+
+let suiteName = "DefaultIsolationCheck-\(UUID().uuidString)"
+defer { removeSuite(named: suiteName) }
+let suite = UserDefaults(suiteName: suiteName)!
+
+// Schema 0 stores "volume"; MySettings (schema 1) migrates it to "soundLevel".
+let old = Settings.SchemaZeroSettings(userDefaults: suite)
+old.volume = 0.4
+try old.synchronizeToUserDefaults()
+
+// Main-actor code: create, read, validate, synchronize, reset.
+let settings = MySettings(userDefaults: suite)
+check(settings.lastLoadError == nil, "load error: \(String(describing: settings.lastLoadError))")
+check(settings.userDefaultsKey == "AppSettings.MyAppsSettings", "key \(settings.userDefaultsKey)")
+check(settings.soundLevel == 0.4, "migrated soundLevel \(settings.soundLevel)")
+check(!settings.settingNames.contains("constLastSeenBuild"), "const setting listed")
+check(settings.settingNames.contains("window"), "stored name: \(settings.settingNames)")
+settings.soundLevel = 5
+check(settings.soundLevel == 1, "validate: gave \(settings.soundLevel)")
+settings.theme = .dark
+settings.windowFrame = WindowFrame(width: 100, height: 300)
+settings.accentColor = AccentColor(hue: 0.25)
+settings.audio.outputDevice = "USB"
+settings.constLastSeenBuild = 42
+try settings.synchronizeToUserDefaults()
+settings.theme = .light
+try settings.resetToUserDefaults()
+check(settings.theme == .dark, "resetToUserDefaults kept \(settings.theme)")
+check(settings.windowFrame.width == 200, "checkAfterDecode gave width \(settings.windowFrame.width)")
+
+let reloaded = MySettings(userDefaults: suite)
+check(reloaded.theme == .dark && reloaded.soundLevel == 1, "reloaded \(reloaded.theme) \(reloaded.soundLevel)")
+check(reloaded.accentColor?.hue == 0.25, "NSSecureCoding value \(String(describing: reloaded.accentColor?.hue))")
+check(reloaded.audio.outputDevice == "USB", "nested object \(reloaded.audio.outputDevice)")
+check(reloaded.constLastSeenBuild == 0, "const setting was stored")
+reloaded.resetToDeveloperDefaults()
+check(reloaded.audio.outputDevice == "Headphones", "resetToDeveloperDefaults override")
+
+// `shared` is bound to UserDefaults.standard: only read it here, never write the real domain.
+check(MySettings.shared === MySettings.shared, "shared is not one instance")
+try MySettings.shared.resetToUserDefaults()
+try MySettings.shared.synchronizeToUserDefaults()  // nothing changed: writes nothing
+
+// Observation, directly and through an @Observable model. `onChange` is a nonisolated `@Sendable`
+// closure: it cannot touch main-actor state, so it records what it saw behind a lock.
+let settingChanged = Mutex(false)
+withObservationTracking {
+    _ = settings.soundLevel
+} onChange: {
+    settingChanged.withLock { $0 = true }
+}
+let model = SoundModel(settings: settings)
+let modelChanged = Mutex(false)
+withObservationTracking {
+    _ = model.level
+} onChange: {
+    modelChanged.withLock { $0 = true }
+}
+model.mute()
+check(settingChanged.withLock { $0 }, "withObservationTracking on a setting: no change seen")
+check(modelChanged.withLock { $0 }, "withObservationTracking through the @Observable model: no change seen")
+
+// Other threads: the settings class is nonisolated, so no `await` per access.
+let detachedLevel = try await Task.detached {
+    settings.soundLevel = 0.25
+    settings.windowFrame = WindowFrame(width: 640, height: 480)
+    try settings.synchronizeToUserDefaults()
+    let other = MySettings(userDefaults: UserDefaults(suiteName: suiteName)!)
+    return (settings.soundLevel, other.soundLevel, other.windowFrame.width)
+}.value
+check(detachedLevel == (0.25, 0.25, 640), "Task.detached: \(detachedLevel)")
+
+// The main-actor form: its settings are main-actor isolated.
+let mainActorSettings = MainActorSettings(userDefaults: suite)
+mainActorSettings.volume = 7
+try mainActorSettings.synchronizeToUserDefaults()
+let detachedVolume = await Task.detached {
+    await MainActorSettings(userDefaults: UserDefaults(suiteName: suiteName)!).volume
+}.value
+check(detachedVolume == 7, "main-actor form: \(detachedVolume)")
+
+try settings.removeFromUserDefaults()
+try mainActorSettings.removeFromUserDefaults()
+
+if failures > 0 {
+    print("\(failures) check(s) failed")
+    removeSuite(named: suiteName)  // `exit` skips the `defer` above
+    exit(1)
+}
+print("Default isolation check passed")

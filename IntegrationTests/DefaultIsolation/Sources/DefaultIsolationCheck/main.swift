@@ -15,18 +15,13 @@ func check(_ condition: Bool, _ message: String) {
     }
 }
 
-/// Removes a scratch suite and, on Linux, the files corelibs and the library keep for it.
+/// Removes a scratch suite with the files corelibs and the library keep for it.
 func removeSuite(named name: String) {
-    UserDefaults.standard.removePersistentDomain(forName: name)
-    #if os(Linux)
-        let config = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-        for url in [
-            config.appendingPathComponent("\(name).plist"), config.appendingPathComponent("AppSettings/\(name)"),
-        ]
-        where FileManager.default.fileExists(atPath: url.path) {
-            try? FileManager.default.removeItem(at: url)
-        }
-    #endif
+    do {
+        try AppSettingsObject.removeSuite(named: name)
+    } catch {
+        check(false, "could not remove the scratch suite: \(error)")
+    }
 }
 
 /// An `@Observable` model of the app that reads and writes settings.

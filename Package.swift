@@ -9,7 +9,7 @@ let upcomingFeatures: [SwiftSetting] = [
 let package = Package(
     name: "AppSettings",
     // Synchronization's `Mutex` sets the floor; the Observation module needs one release less.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v15), .iOS(.v18), .macCatalyst(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "AppSettings", targets: ["AppSettings"])
     ],

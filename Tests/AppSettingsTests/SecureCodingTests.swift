@@ -61,6 +61,13 @@ final class Chain: NSObject, NSSecureCoding, @unchecked Sendable {
 
 extension Chain: SettingValue {}
 
+/// A subclass that writes the `supportsSecureCoding` override out, as one must that is decoded by
+/// `NSKeyedUnarchiver` on Apple platforms before any instance of it exists.
+final class ExplicitlySecureSettings: AppSettingsObject, @unchecked Sendable {
+    override class var supportsSecureCoding: Bool { true }
+    @Setting var level = 1
+}
+
 /// Values of `NSSecureCoding` classes are read by the library's own decoder: damaged or hostile
 /// nested archives give the developer default and an error, never a stopped process.
 @Suite("Secure coding")
@@ -220,6 +227,16 @@ struct SecureCodingTests {
         let string = try NSKeyedArchiver.archivedData(
             withRootObject: NSString(string: "x"), requiringSecureCoding: true)
         #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(string)) }
+    }
+
+    @Test func subclassesSupportSecureCodingWithOrWithoutTheOverride() throws {
+        #expect(AudioSettings.supportsSecureCoding)
+        #expect((ExplicitlySecureSettings.self as any NSSecureCoding.Type).supportsSecureCoding)
+        let settings = ExplicitlySecureSettings(userDefaults: suite.userDefaults)
+        settings.level = 7
+        let data = try NSKeyedArchiver.archivedData(withRootObject: settings, requiringSecureCoding: true)
+        let decoded = try SecureArchiveDecoder.decodeRoot(ExplicitlySecureSettings.self, from: data)
+        #expect(decoded.level == 7)
     }
 
     @Test func foundationClassesAreNeverInstantiatedByName() {

@@ -150,6 +150,15 @@ final class GaugeSettings: AppSettingsObject, @unchecked Sendable {
     @Setting var gauge = Gauge(bytes: Data(), cInt: 0, int32: 0, int64: 0, float: 0, label: "default")
 }
 
+/// A Foundation `NSSecureCoding` class made a setting: it compiles, but only `NSKeyedUnarchiver`
+/// could read it back (as with `NSColor` or `UIColor`), so saving it fails and names the setting.
+extension NSDateComponents: SettingValue {}
+
+final class FoundationObjectSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting var components = NSDateComponents()
+    @Setting var note = "kept"
+}
+
 /// A subclass that writes the `supportsSecureCoding` override out, as one must that is decoded by
 /// `NSKeyedUnarchiver` on Apple platforms before any instance of it exists.
 final class ExplicitlySecureSettings: AppSettingsObject, @unchecked Sendable {
@@ -382,6 +391,24 @@ struct SecureCodingTests {
         #expect(throws: ArchiveFormatError.self) {
             try SecureArchiveDecoder.decodeRoot(CollectionProbe.self, from: archive(listElement: .integer(1)))
         }
+    }
+
+    @Test func aFoundationClassSettingFailsToSaveInsteadOfNeverLoading() throws {
+        let settings = FoundationObjectSettings(userDefaults: suite.userDefaults)
+        settings.note = "changed"
+        #expect(SecureArchiveDecoder.canDecode(NSString.self))
+        #expect(SecureArchiveDecoder.canDecode(Gauge.self))
+        #expect(!SecureArchiveDecoder.canDecode(NSDateComponents.self))
+        do {
+            try settings.synchronizeToUserDefaults()
+            Issue.record("saving an NSDateComponents setting succeeded")
+        } catch AppSettingsError.encodingFailed(_, let setting, let reason) {
+            #expect(setting == "components")
+            #expect(reason.contains("NSDateComponents"))
+        }
+        // Nothing was written, and the change is still unsaved.
+        #expect(settings.hasUnsavedChanges)
+        #expect(FoundationObjectSettings(userDefaults: suite.userDefaults).note == "kept")
     }
 
     @Test func foundationClassesAreNeverInstantiatedByName() {

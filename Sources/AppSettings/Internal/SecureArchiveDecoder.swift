@@ -176,6 +176,13 @@ final class SecureArchiveDecoder: NSCoder {
         return object
     }
 
+    /// Whether a value of `valueClass` can be read back: a class this decoder instantiates, or one of
+    /// the Foundation classes it builds itself.
+    static func canDecode(_ valueClass: AnyClass) -> Bool {
+        mayInstantiate(className: NSStringFromClass(valueClass))
+            || foundationClasses.contains { ObjectIdentifier($0) == ObjectIdentifier(valueClass) }
+    }
+
     /// Whether a class name may be instantiated with `init(coder:)`: not a Foundation class, whose
     /// initializers call `NSKeyedUnarchiver` internals that would stop the process here.
     private static func mayInstantiate(className name: String) -> Bool {

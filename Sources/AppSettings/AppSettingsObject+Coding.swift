@@ -1,10 +1,13 @@
 import Foundation
 import Observation
 
-extension AppSettingsObject: NSSecureCoding {
-    /// Settings objects support secure coding.
-    public static var supportsSecureCoding: Bool { true }
+#if canImport(ObjectiveC)
+    import ObjectiveC
+#endif
 
+// `supportsSecureCoding` is declared in the class body: Swift lets a subclass override a
+// non-`@objc` member (as on Linux) only when it is declared there, not in an extension.
+extension AppSettingsObject: NSSecureCoding {
     /// Encodes the settings (by stored name, as Foundation objects) so that a settings object can
     /// be part of another archive. `UserDefaults` storage does not use this: see
     /// ``synchronizeToUserDefaults()``.
@@ -26,6 +29,33 @@ extension AppSettingsObject: NSSecureCoding {
         NSDictionary.self, NSArray.self, NSSet.self, NSString.self, NSNumber.self, NSData.self, NSDate.self,
         NSURL.self, NSUUID.self, NSNull.self,
     ]
+}
+
+extension AppSettingsObject {
+    /// Gives `subclass` a `+supportsSecureCoding` method of its own on Apple platforms, so that
+    /// `NSKeyedUnarchiver` decodes it without the subclass writing the override itself.
+    ///
+    /// Foundation's `-[NSCoder validateClassSupportsSecureCoding:]` looks for the nearest class,
+    /// from the decoded one up, that implements `-initWithCoder:` itself, and refuses it unless its
+    /// metaclass implements `+supportsSecureCoding` itself too. "Itself" means: its `IMP` differs
+    /// from the superclass's, or, when the `IMP`s are equal, its `Method` does. Swift synthesizes
+    /// `init(coder:)` in every subclass, so every subclass is that class. Adding the inherited
+    /// getter's `IMP` to the subclass's metaclass gives it a `Method` of its own (the `IMP` may stay
+    /// the same); that getter calls Swift's `class var`, so a subclass's override still decides.
+    ///
+    /// Called once per class, when its layout is built at its first instance. `class_addMethod`
+    /// changes nothing when the class already has the method (a subclass that overrides it).
+    static func adoptSecureCodingSupport(_ subclass: AppSettingsObject.Type) {
+        #if canImport(ObjectiveC)
+            let selector = NSSelectorFromString("supportsSecureCoding")
+            guard subclass != AppSettingsObject.self,
+                let inherited = class_getClassMethod(AppSettingsObject.self, selector),
+                let metaclass = object_getClass(subclass)
+            else { return }
+            _ = class_addMethod(
+                metaclass, selector, method_getImplementation(inherited), method_getTypeEncoding(inherited))
+        #endif
+    }
 }
 
 extension AppSettingsObject: NSCopying {

@@ -57,7 +57,7 @@ extension AppSettingsObject {
                     throw AppSettingsError.invalidDictionaryValue(
                         setting: path + slot.name,
                         expected: "dictionary",
-                        found: String(describing: type(of: value))
+                        found: foundTypeName(of: value)
                     )
                 }
                 try nested.assignStrictly(nestedDictionary, path: path + slot.name + ".")
@@ -73,7 +73,7 @@ extension AppSettingsObject {
                 throw AppSettingsError.invalidDictionaryValue(
                     setting: path + slot.name,
                     expected: slot.valueTypeName,
-                    found: String(describing: type(of: value))
+                    found: foundTypeName(of: value)
                 )
             }
         }

@@ -84,6 +84,22 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Whether this class decodes securely: `true`, and each subclass inherits it.
+    ///
+    /// `NSKeyedUnarchiver` on Apple platforms accepts a subclass (which has its own synthesized
+    /// `init(coder:)`) only when the subclass implements `+supportsSecureCoding` itself. The library
+    /// adds that method to each subclass when its first instance is created, so decoding a subclass
+    /// works without code in it. A process that decodes a subclass with `NSKeyedUnarchiver` before
+    /// creating any instance of it (an extension or a helper that only reads archives) needs the
+    /// override written out, one line in the subclass:
+    ///
+    /// ```swift
+    /// override class var supportsSecureCoding: Bool { true }
+    /// ```
+    ///
+    /// The library's own storage never uses `NSKeyedUnarchiver` and needs neither.
+    open class var supportsSecureCoding: Bool { true }
+
     /// Decodes a settings object from another archive (see ``encode(with:)``), bound to
     /// `UserDefaults.standard`. Values that do not fit keep their developer defaults, reported by
     /// ``lastLoadError``.

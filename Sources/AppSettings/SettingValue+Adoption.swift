@@ -74,8 +74,21 @@ extension SettingValue where Self: RawRepresentable & Codable, RawValue: Setting
 
 extension SettingValue where Self: NSObject & NSSecureCoding {
     /// Stores the object as a nested keyed archive (`NSData`) written by Foundation's archiver.
+    ///
+    /// Throws (the save fails with ``AppSettingsError/encodingFailed(key:setting:reason:)``, naming
+    /// the setting) when the library's decoder could never read the value back: an instance of a
+    /// Foundation, AppKit or UIKit class (`NSColor`, `UIColor`, `NSAttributedString`, …), whose
+    /// `init(coder:)` needs `NSKeyedUnarchiver` itself. Storing it would lose the setting silently.
     public static func _storedValue(of value: Self) throws -> _StoredValue {
-        .data(try NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true))
+        // The declared class decides: the decoder is asked for it (an instance may be a private
+        // subclass, such as `__NSCFString` for `NSString`).
+        guard SecureArchiveDecoder.canDecode(Self.self) else {
+            throw ArchiveFormatError(
+                "\(NSStringFromClass(Self.self)) is a system framework class, which only NSKeyedUnarchiver "
+                    + "decodes; the library cannot read it back. Store its parts instead (for a color, "
+                    + "a Codable struct of its components)")
+        }
+        return .data(try NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true))
     }
 
     /// Decodes the nested archive with the library's own defensive reader (never with Foundation's

@@ -21,6 +21,14 @@ import Foundation
 ///
 /// A type that is none of these does not compile as a setting; it never fails at run time.
 ///
+/// An `NSSecureCoding` class of Apple's frameworks (`NSColor`, `UIColor`, `NSAttributedString`, …)
+/// compiles but cannot be stored: only `NSKeyedUnarchiver` can decode it, and the library never runs
+/// that on stored bytes. Saving a set that holds one throws
+/// ``AppSettingsError/encodingFailed(key:setting:reason:)`` naming the setting, so nothing is saved that
+/// could never load. Store its parts instead (for a color, a `Codable` struct of its components).
+/// Foundation's value classes (`NSString`, `NSNumber`, `NSData`, `NSDate`, `NSURL`, `NSUUID`, the
+/// collections, `NSNull`) are read by the library itself and work.
+///
 /// The requirements are implementation details with default implementations; do not implement
 /// them yourself.
 public protocol SettingValue {

@@ -61,6 +61,111 @@ final class Chain: NSObject, NSSecureCoding, @unchecked Sendable {
 
 extension Chain: SettingValue {}
 
+/// An `NSSecureCoding` value whose `init(coder:)` uses NSCoder's other keyed entry points: bytes,
+/// `CInt`, `Int32`, `Int64`, `Float`, a property list, a missing key and the coder's state.
+final class Gauge: NSObject, NSSecureCoding, @unchecked Sendable {
+    static var supportsSecureCoding: Bool { true }
+    let bytes: Data
+    let cInt: Int32
+    let int32: Int32
+    let int64: Int64
+    let float: Float
+    let label: String
+
+    init(bytes: Data, cInt: Int32, int32: Int32, int64: Int64, float: Float, label: String) {
+        (self.bytes, self.cInt, self.int32, self.int64, self.float, self.label) = (
+            bytes, cInt, int32, int64, float, label
+        )
+    }
+
+    init?(coder: NSCoder) {
+        // What a careful initializer checks before it trusts the coder.
+        guard coder.allowsKeyedCoding, coder.requiresSecureCoding, coder.allowedClasses != nil,
+            coder.decodingFailurePolicy == .setErrorAndReturn, coder.containsValue(forKey: "bytes"),
+            !coder.containsValue(forKey: "missing")
+        else { return nil }
+        #if canImport(Darwin)
+            var length = 0
+            let decoded = coder.decodeBytes(forKey: "bytes", returnedLength: &length).map {
+                Data(bytes: $0, count: length)
+            }
+        #else
+            let decoded = coder.withDecodedUnsafeBytes(forKey: "bytes") { $0.map { Data($0) } }
+        #endif
+        // A missing key is 0 or nil, never a failure.
+        guard let decoded, coder.decodeInt32(forKey: "missing") == 0, coder.decodeFloat(forKey: "missing") == 0,
+            coder.decodePropertyList(forKey: "missing") == nil
+        else { return nil }
+        bytes = decoded
+        cInt = coder.decodeCInt(forKey: "cInt")
+        int32 = coder.decodeInt32(forKey: "int32")
+        int64 = coder.decodeInt64(forKey: "int64")
+        float = coder.decodeFloat(forKey: "float")
+        label = coder.decodePropertyList(forKey: "label") as? String ?? ""
+        if coder.containsValue(forKey: "unkeyed") { _ = coder.decodeObject() }
+        guard coder.error == nil else { return nil }
+    }
+
+    func encode(with coder: NSCoder) {
+        bytes.withUnsafeBytes {
+            coder.encodeBytes($0.bindMemory(to: UInt8.self).baseAddress, length: $0.count, forKey: "bytes")
+        }
+        coder.encode(cInt, forKey: "cInt")
+        coder.encode(int32, forKey: "int32")
+        coder.encode(int64, forKey: "int64")
+        coder.encode(float, forKey: "float")
+        coder.encode(NSString(string: label), forKey: "label")
+    }
+
+    override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? Gauge else { return false }
+        return (other.bytes, other.cInt, other.int32, other.int64, other.float, other.label)
+            == (bytes, cInt, int32, int64, float, label)
+    }
+
+    override var hash: Int { bytes.hashValue }
+}
+
+extension Gauge: SettingValue {}
+
+/// Reads an array of strings and a dictionary of numbers the way Apple's
+/// `decodeArrayOfObjects(ofClasses:forKey:)` and `decodeDictionary(withKeysOfClasses:…)` do (those
+/// call the decoder's methods used here).
+final class CollectionProbe: NSObject, NSSecureCoding, @unchecked Sendable {
+    static var supportsSecureCoding: Bool { true }
+    let list: [Any]?
+    let map: [AnyHashable: Any]?
+
+    init?(coder: NSCoder) {
+        guard let decoder = coder as? SecureArchiveDecoder else { return nil }
+        list = decoder.decodeArrayOfObjects(allowing: [NSString.self], forKey: "list")
+        map = decoder.decodeDictionary(keysAllowing: [NSString.self], objectsAllowing: [NSNumber.self], forKey: "map")
+    }
+
+    func encode(with coder: NSCoder) {}
+}
+
+/// A settings class holding a `Gauge`.
+final class GaugeSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting var gauge = Gauge(bytes: Data(), cInt: 0, int32: 0, int64: 0, float: 0, label: "default")
+}
+
+/// A Foundation `NSSecureCoding` class made a setting: it compiles, but only `NSKeyedUnarchiver`
+/// could read it back (as with `NSColor` or `UIColor`), so saving it fails and names the setting.
+extension NSDateComponents: SettingValue {}
+
+final class FoundationObjectSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting var components = NSDateComponents()
+    @Setting var note = "kept"
+}
+
+/// A subclass that writes the `supportsSecureCoding` override out, as one must that is decoded by
+/// `NSKeyedUnarchiver` on Apple platforms before any instance of it exists.
+final class ExplicitlySecureSettings: AppSettingsObject, @unchecked Sendable {
+    override class var supportsSecureCoding: Bool { true }
+    @Setting var level = 1
+}
+
 /// Values of `NSSecureCoding` classes are read by the library's own decoder: damaged or hostile
 /// nested archives give the developer default and an error, never a stopped process.
 @Suite("Secure coding")
@@ -220,6 +325,90 @@ struct SecureCodingTests {
         let string = try NSKeyedArchiver.archivedData(
             withRootObject: NSString(string: "x"), requiringSecureCoding: true)
         #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(string)) }
+    }
+
+    @Test func subclassesSupportSecureCodingWithOrWithoutTheOverride() throws {
+        #expect(AudioSettings.supportsSecureCoding)
+        #expect((ExplicitlySecureSettings.self as any NSSecureCoding.Type).supportsSecureCoding)
+        let settings = ExplicitlySecureSettings(userDefaults: suite.userDefaults)
+        settings.level = 7
+        let data = try NSKeyedArchiver.archivedData(withRootObject: settings, requiringSecureCoding: true)
+        let decoded = try SecureArchiveDecoder.decodeRoot(ExplicitlySecureSettings.self, from: data)
+        #expect(decoded.level == 7)
+    }
+
+    @Test func everyKeyedEntryPointRoundTripsThroughTheStore() throws {
+        let settings = GaugeSettings(userDefaults: suite.userDefaults)
+        let gauge = Gauge(
+            bytes: Data([0, 1, 2, 255]), cInt: -5, int32: .min, int64: .max, float: 0.25, label: "ünï")
+        settings.gauge = gauge
+        try settings.synchronizeToUserDefaults()
+        let loaded = GaugeSettings(userDefaults: suite.userDefaults)
+        #expect(loaded.lastLoadError == nil)
+        #expect(loaded.gauge == gauge)
+    }
+
+    private static func gaugeArchive(bytes: HandMadeArchive.Fields, unkeyed: Bool = false) -> Data {
+        chainArchive { archive in
+            var fields: [String: HandMadeArchive.Fields] = [
+                "bytes": bytes, "cInt": .plain(.integer(1)), "int32": .plain(.integer(2)),
+                "int64": .plain(.integer(3)), "float": .plain(.double(4)),
+                "label": .reference(archive.add(.string("hand-made"))),
+            ]
+            if unkeyed { fields["unkeyed"] = .plain(.integer(0)) }
+            return archive.object(NSStringFromClass(Gauge.self), fields)
+        }
+    }
+
+    @Test func aHandMadeArchiveDecodesThroughEachEntryPoint() throws {
+        let gauge = try Gauge._value(from: .data(Self.gaugeArchive(bytes: .plain(.data(Data([9, 8]))))))
+        #expect(gauge == Gauge(bytes: Data([9, 8]), cInt: 1, int32: 2, int64: 3, float: 4, label: "hand-made"))
+    }
+
+    @Test func aBytesFieldOfAnotherTypeIsAMismatch() {
+        let data = Self.gaugeArchive(bytes: .plain(.string("not bytes")))
+        #expect(throws: _StoredValueMismatch.self) { try Gauge._value(from: .data(data)) }
+    }
+
+    @Test func anUnkeyedRequestFailsTheValueWithoutStoppingTheProcess() {
+        let data = Self.gaugeArchive(bytes: .plain(.data(Data())), unkeyed: true)
+        #expect(throws: ArchiveFormatError.self) { try SecureArchiveDecoder.decodeRoot(Gauge.self, from: data) }
+        #expect(throws: _StoredValueMismatch.self) { try Gauge._value(from: .data(data)) }
+    }
+
+    @Test func arraysAndDictionariesOfRequestedClassesDecode() throws {
+        func archive(listElement: BinaryPropertyListWriter.Object) -> Data {
+            Self.chainArchive { archive in
+                let list = archive.object("NSArray", ["NS.objects": .references([archive.add(listElement)])])
+                let map = archive.dictionary(["k": archive.add(.integer(1))])
+                return archive.object(
+                    NSStringFromClass(CollectionProbe.self), ["list": .reference(list), "map": .reference(map)])
+            }
+        }
+        let probe = try SecureArchiveDecoder.decodeRoot(CollectionProbe.self, from: archive(listElement: .string("a")))
+        #expect(probe.list as? [String] == ["a"])
+        #expect(probe.map as? [String: Int] == ["k": 1])
+        #expect(throws: ArchiveFormatError.self) {
+            try SecureArchiveDecoder.decodeRoot(CollectionProbe.self, from: archive(listElement: .integer(1)))
+        }
+    }
+
+    @Test func aFoundationClassSettingFailsToSaveInsteadOfNeverLoading() throws {
+        let settings = FoundationObjectSettings(userDefaults: suite.userDefaults)
+        settings.note = "changed"
+        #expect(SecureArchiveDecoder.canDecode(NSString.self))
+        #expect(SecureArchiveDecoder.canDecode(Gauge.self))
+        #expect(!SecureArchiveDecoder.canDecode(NSDateComponents.self))
+        do {
+            try settings.synchronizeToUserDefaults()
+            Issue.record("saving an NSDateComponents setting succeeded")
+        } catch AppSettingsError.encodingFailed(_, let setting, let reason) {
+            #expect(setting == "components")
+            #expect(reason.contains("NSDateComponents"))
+        }
+        // Nothing was written, and the change is still unsaved.
+        #expect(settings.hasUnsavedChanges)
+        #expect(FoundationObjectSettings(userDefaults: suite.userDefaults).note == "kept")
     }
 
     @Test func foundationClassesAreNeverInstantiatedByName() {

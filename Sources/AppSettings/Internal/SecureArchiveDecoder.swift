@@ -28,6 +28,8 @@ final class SecureArchiveDecoder: NSCoder {
         /// Objects whose decoding has begun and not ended: meeting one again is a cycle.
         var inProgress: Set<Int> = []
         var failure: (any Error)?
+        /// Bytes handed out by `decodeBytes(forKey:returnedLength:)`, kept alive with the decoders.
+        var keptBytes: [NSData] = []
 
         init(reader: KeyedArchiveReader) {
             self.reader = reader
@@ -174,6 +176,13 @@ final class SecureArchiveDecoder: NSCoder {
         return object
     }
 
+    /// Whether a value of `valueClass` can be read back: a class this decoder instantiates, or one of
+    /// the Foundation classes it builds itself.
+    static func canDecode(_ valueClass: AnyClass) -> Bool {
+        mayInstantiate(className: NSStringFromClass(valueClass))
+            || foundationClasses.contains { ObjectIdentifier($0) == ObjectIdentifier(valueClass) }
+    }
+
     /// Whether a class name may be instantiated with `init(coder:)`: not a Foundation class, whose
     /// initializers call `NSKeyedUnarchiver` internals that would stop the process here.
     private static func mayInstantiate(className name: String) -> Bool {
@@ -224,17 +233,6 @@ final class SecureArchiveDecoder: NSCoder {
     override func decodeObject(forKey key: String) -> Any? {
         decodeObject(allowing: defaultClasses, forKey: key)
     }
-
-    #if canImport(Darwin)
-        override func __decodeObject(ofClasses classes: Set<AnyHashable>?, forKey key: String) -> Any? {
-            decodeObject(
-                allowing: classes.map { $0.compactMap { $0.base as? AnyClass } } ?? defaultClasses, forKey: key)
-        }
-    #else
-        override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
-            decodeObject(allowing: classes ?? defaultClasses, forKey: key)
-        }
-    #endif
 
     private func decodeObject(allowing classes: [AnyClass], forKey key: String) -> Any? {
         guard archive.failure == nil, let field = fields[key] else { return nil }
@@ -314,6 +312,57 @@ final class SecureArchiveDecoder: NSCoder {
         Float(decodeDouble(forKey: key))
     }
 
+    override func decodeCInt(forKey key: String) -> Int32 {
+        decodeInt32(forKey: key)
+    }
+
+    /// The bytes of a data field, or `nil` when the key is absent or holds something else.
+    private func bytes(forKey key: String) -> Data? {
+        guard case .data(let data) = inlineValue(forKey: key) else { return nil }
+        return data
+    }
+
+    /// An array field whose elements are all of `classes`; anything else is recorded as the failure.
+    func decodeArrayOfObjects(allowing classes: [AnyClass], forKey key: String) -> [Any]? {
+        guard let array = decodeObject(allowing: [NSArray.self] + classes, forKey: key) else { return nil }
+        guard let array = array as? NSArray, Self.allElements(of: array, areAmong: classes) else {
+            record(ArchiveFormatError("field \(key) is not an array of \(Self.names(of: classes))"))
+            return nil
+        }
+        return array.map { $0 }
+    }
+
+    /// A dictionary field whose keys are of `keyClasses` and values of `objectClasses`; anything
+    /// else is recorded as the failure.
+    func decodeDictionary(
+        keysAllowing keyClasses: [AnyClass],
+        objectsAllowing objectClasses: [AnyClass],
+        forKey key: String
+    ) -> [AnyHashable: Any]? {
+        let classes = [NSDictionary.self] + keyClasses + objectClasses
+        guard let dictionary = decodeObject(allowing: classes, forKey: key) else { return nil }
+        guard let dictionary = dictionary as? NSDictionary,
+            Self.allElements(of: dictionary.allKeys, areAmong: keyClasses),
+            Self.allElements(of: dictionary.allValues, areAmong: objectClasses)
+        else {
+            record(ArchiveFormatError("field \(key) is not a dictionary of the requested classes"))
+            return nil
+        }
+        var result: [AnyHashable: Any] = [:]
+        for (entryKey, value) in dictionary {
+            guard let entryKey = entryKey as? AnyHashable else { continue }
+            result[entryKey] = value
+        }
+        return result
+    }
+
+    private static func allElements(of elements: some Sequence, areAmong classes: [AnyClass]) -> Bool {
+        elements.allSatisfy { element in
+            guard let object = element as? NSObject else { return false }
+            return classes.contains { type(of: object).isSubclass(of: $0) }
+        }
+    }
+
     // MARK: - What keyed archives do not hold
 
     // NSCoder's own versions of these stop the process; a keyed archive has no such values.
@@ -326,28 +375,87 @@ final class SecureArchiveDecoder: NSCoder {
 
     override func version(forClassName className: String) -> Int { 0 }
 
-    #if !canImport(Darwin)
-        override var allowedClasses: [AnyClass]? { defaultClasses }
+    // MARK: - Entry points whose names or types differ between Foundations
 
-        override func decodeCInt(forKey key: String) -> Int32 {
-            decodeInt32(forKey: key)
+    // NSCoder's Objective-C methods reach Swift under other names on Apple platforms (the overlay
+    // refines them) than in swift-corelibs-foundation. Each branch overrides what its NSCoder has;
+    // the parts above are the same on both. Not overridden on either, because NSCoder's own
+    // versions call the overrides here: `decodeObject(of:forKey:)` for one class,
+    // `decodeTopLevelObject…`, `decodeObject()`, `decodeArray(ofObjCType:count:at:)`,
+    // `decodeBytes(withReturnedLength:)`, macOS's `decodePoint/Size/Rect(forKey:)`. UIKit's
+    // `decodeCGPoint(forKey:)` and the like are UIKit's, not Foundation's, and work the same way.
+    #if canImport(Darwin)
+        // Apple's Foundation: `decodeObjectOfClasses:forKey:` and the collection methods take
+        // `Set<AnyHashable>` of classes; NSCoder raises an exception for any that is not overridden.
+
+        override func __decodeObject(ofClasses classes: Set<AnyHashable>?, forKey key: String) -> Any? {
+            decodeObject(allowing: classes.map(Self.classes(in:)) ?? defaultClasses, forKey: key)
         }
 
-        /// Records a failure and leaves `data` as it is: an unkeyed value is never in a keyed archive.
-        override func decodeValue(ofObjCType type: UnsafePointer<Int8>, at data: UnsafeMutableRawPointer) {
+        override func __decodeArrayOfObjects(ofClasses classes: Set<AnyHashable>, forKey key: String) -> [Any]? {
+            decodeArrayOfObjects(allowing: Self.classes(in: classes), forKey: key)
+        }
+
+        override func __decodeDictionary(
+            withKeysOfClasses keyClasses: Set<AnyHashable>,
+            objectsOfClasses objectClasses: Set<AnyHashable>,
+            forKey key: String
+        ) -> [AnyHashable: Any]? {
+            decodeDictionary(
+                keysAllowing: Self.classes(in: keyClasses), objectsAllowing: Self.classes(in: objectClasses),
+                forKey: key)
+        }
+
+        private static func classes(in set: Set<AnyHashable>) -> [AnyClass] {
+            set.compactMap { $0.base as? AnyClass }
+        }
+
+        override var allowedClasses: Set<AnyHashable>? {
+            NSSet(array: defaultClasses.map { $0 as AnyObject }) as Set<AnyHashable>
+        }
+
+        /// The bytes stay valid as long as the decoder (the archive keeps them), as with
+        /// `NSKeyedUnarchiver`.
+        override func decodeBytes(forKey key: String, returnedLength lengthp: UnsafeMutablePointer<Int>?)
+            -> UnsafePointer<UInt8>?
+        {
+            lengthp?.pointee = 0
+            guard let data = bytes(forKey: key) else { return nil }
+            let kept = NSData(data: data)
+            archive.keptBytes.append(kept)
+            lengthp?.pointee = kept.length
+            return kept.bytes.assumingMemoryBound(to: UInt8.self)
+        }
+
+        /// Zeroes the value and records a failure: an unkeyed value is never in a keyed archive.
+        /// (NSCoder's `decodeValue(ofObjCType:at:)`, `decodeObject()`, `decodeArray…` and
+        /// `decodeBytes(withReturnedLength:)` come here.)
+        override func decodeValue(ofObjCType type: UnsafePointer<CChar>, at data: UnsafeMutableRawPointer, size: Int) {
+            data.initializeMemory(as: UInt8.self, repeating: 0, count: size)
             record(ArchiveFormatError("an unkeyed value was asked of a keyed archive"))
         }
 
-        override func decodePropertyList() -> Any? {
-            record(ArchiveFormatError("an unkeyed property list was asked of a keyed archive"))
-            return nil
+        #if os(macOS)
+            override func decodePropertyList() -> Any? {
+                record(ArchiveFormatError("an unkeyed property list was asked of a keyed archive"))
+                return nil
+            }
+        #endif
+    #else
+        // swift-corelibs-foundation: classes as `[AnyClass]`, bytes through a closure (it has no
+        // `decodeBytes(forKey:returnedLength:)`), and abstract methods that trap unless overridden.
+
+        override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
+            decodeObject(allowing: classes ?? defaultClasses, forKey: key)
         }
+
+        override var allowedClasses: [AnyClass]? { defaultClasses }
 
         override func withDecodedUnsafeBytes<ResultType>(
             forKey key: String,
             body: (UnsafeRawBufferPointer?) throws -> ResultType
         ) rethrows -> ResultType {
-            guard case .data(let data) = inlineValue(forKey: key) else { return try body(nil) }
+            guard let data = bytes(forKey: key) else { return try body(nil) }
             return try data.withUnsafeBytes { try body($0) }
         }
 
@@ -355,8 +463,19 @@ final class SecureArchiveDecoder: NSCoder {
             forKey key: String,
             body: (UnsafeBufferPointer<UInt8>?) throws -> ResultType
         ) rethrows -> ResultType {
-            guard case .data(let data) = inlineValue(forKey: key) else { return try body(nil) }
+            guard let data = bytes(forKey: key) else { return try body(nil) }
             return try data.withUnsafeBytes { try body($0.bindMemory(to: UInt8.self)) }
+        }
+
+        /// Records a failure and leaves `data` as it is: an unkeyed value is never in a keyed
+        /// archive. (NSCoder's `decodeObject()` and `decodeArray…` come here.)
+        override func decodeValue(ofObjCType type: UnsafePointer<Int8>, at data: UnsafeMutableRawPointer) {
+            record(ArchiveFormatError("an unkeyed value was asked of a keyed archive"))
+        }
+
+        override func decodePropertyList() -> Any? {
+            record(ArchiveFormatError("an unkeyed property list was asked of a keyed archive"))
+            return nil
         }
     #endif
 }

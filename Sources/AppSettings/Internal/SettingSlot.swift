@@ -79,7 +79,7 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
 
     override func storedValue(of value: Any) throws -> _StoredValue {
         guard let value = value as? Value else {
-            throw _StoredValueMismatch(expected: Value.self, foundDescription: "\(type(of: value))")
+            throw _StoredValueMismatch(expected: Value.self, foundDescription: foundTypeName(of: value))
         }
         return try Value._storedValue(of: value)
     }

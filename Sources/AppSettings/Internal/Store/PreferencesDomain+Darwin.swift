@@ -23,7 +23,7 @@
         func value(forKey key: String) -> StoredObject? {
             guard let value = userDefaults.object(forKey: key) else { return nil }
             if let data = value as? Data { return .data(data) }
-            return .other(value, typeName: String(describing: type(of: value)))
+            return .other(value, typeName: foundTypeName(of: value))
         }
 
         func setData(_ data: Data, forKey key: String) { userDefaults.set(data, forKey: key) }

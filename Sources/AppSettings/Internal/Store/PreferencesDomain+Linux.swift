@@ -54,7 +54,7 @@
             }
             guard let value = userDefaults.object(forKey: key) else { return nil }
             if let data = value as? Data { return .data(data) }
-            return .other(value, typeName: String(describing: type(of: value)))
+            return .other(value, typeName: foundTypeName(of: value))
         }
 
         /// Sets `data` under `key` in memory; ``synchronize()`` flushes it.

@@ -73,7 +73,7 @@ extension AppSettingsObject {
             defer { state.parent = WeakSettingsObject(object: parent) }
             return state.parent == nil
         }
-        if wasStandalone, !isUnpublished {
+        if wasStandalone, isPublished {
             StoreRegistry.unregister(self)
         }
     }

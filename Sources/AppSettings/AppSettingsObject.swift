@@ -62,8 +62,9 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     private var cachedKey = ""
     /// Reads and writes this object's key; set during initialization.
     private(set) final var store = SettingsStore.placeholder
-    /// A scratch copy, or an object still initializing: not yet visible to anyone else.
-    final var isUnpublished = true
+    /// Whether other code may see this object: `false` for a scratch copy or an object still
+    /// initializing, which may be changed without locks or notifications.
+    final var isPublished = false
 
     /// Creates a settings set bound to `userDefaults`: developer defaults first, then what is
     /// stored, if anything.
@@ -127,8 +128,14 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     }
 
     deinit {
-        if !isUnpublished { StoreRegistry.unregister(self) }
+        if isPublished { StoreRegistry.unregister(self) }
         finishChangeSequences()
+    }
+
+    /// Makes a finished scratch object a live one: visible to the store registry.
+    final func publish() {
+        isPublished = true
+        StoreRegistry.register(self)
     }
 
     private func attachSlots() {
@@ -177,7 +184,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// (running your override there) and applied in one step, so other threads never see a
     /// half-reset set and observers get one notification.
     open func resetToDeveloperDefaults() {
-        if isUnpublished {
+        if !isPublished {
             _state.withLock { _ in
                 for slot in slots where slot.nestedObject == nil {
                     _ = slot.assign(slot.initialValueForAssignment())
@@ -271,59 +278,4 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     /// The identity Observation tracks for the setting at `index`.
     final subscript(_observedSetting index: Int) -> Int { index }
-}
-
-/// A weak reference that can live in ``AppSettingsObject/State``.
-struct WeakSettingsObject {
-    weak var object: AppSettingsObject?
-}
-
-extension SettingsLayout {
-    static let empty = SettingsLayout(
-        propertyNames: [], names: [], isConstant: [], registrationOrder: [], slotTypes: [], error: nil,
-        observationKeyPaths: [], changeUserInfos: []
-    )
-}
-
-/// One instance per subclass, each created under its own lock so that creating one subclass's
-/// instance may use another's.
-enum SharedInstances {
-    private final class Entry: Sendable {
-        let instance = Protected<AppSettingsObject?>(nil)
-    }
-
-    private static let entries = Protected<[ObjectIdentifier: Entry]>([:])
-
-    static func instance(of type: AppSettingsObject.Type, create: () -> AppSettingsObject) -> AppSettingsObject {
-        let entry = entries.withLock { entries in
-            if let entry = entries[ObjectIdentifier(type)] { return entry }
-            let entry = Entry()
-            entries[ObjectIdentifier(type)] = entry
-            return entry
-        }
-        return entry.instance.withLock { instance in
-            if let instance { return instance }
-            let created = create()
-            instance = created
-            return created
-        }
-    }
-}
-
-/// Lets a thread create settings objects that skip loading (scratch copies).
-enum LoadSuppression {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
-    static var isActive: Bool { pthread_getspecific(key) != nil }
-
-    static func withSuppressedLoading<T>(_ body: () -> T) -> T {
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
-        defer { pthread_setspecific(key, previous) }
-        return body()
-    }
 }

@@ -140,7 +140,7 @@ struct DataSafetyTests {
         var archive = HandMadeArchive()
         let lyra = archive.add(.string("Lyra"))
         let root = archive.object(
-            KeyedArchive.rootClassName,
+            ArchiveFormat.rootClassName,
             [
                 "theme": .plain(.string("dark")), "soundLevel": .plain(.array([])),
                 "constellation": .plain(.integer(3)), "dontDimScreen": .plain(.bool(true)),
@@ -160,7 +160,7 @@ struct DataSafetyTests {
         let string = plain.add(.string("not an object"))
         var badVersion = HandMadeArchive()
         let badVersionRoot = badVersion.object(
-            KeyedArchive.rootClassName, ["$schemaVersion": .plain(.string("7")), "dontDimScreen": .plain(.bool(true))])
+            ArchiveFormat.rootClassName, ["$schemaVersion": .plain(.string("7")), "dontDimScreen": .plain(.bool(true))])
         var noSettings = HandMadeArchive()
         let noSettingsRoot = noSettings.dictionary(["formatVersion": noSettings.add(.integer(1))])
         var otherClass = HandMadeArchive()
@@ -336,7 +336,7 @@ struct DataSafetyTests {
         var archive = HandMadeArchive()
         let theme = archive.add(.string("dark"))
         let root = archive.object(
-            KeyedArchive.rootClassName, ["$formatVersion": .plain(.integer(3)), "theme": .reference(theme)])
+            ArchiveFormat.rootClassName, ["$formatVersion": .plain(.integer(3)), "theme": .reference(theme)])
         let bytes = archive.finish(root: root)
         let key = "AppSettings.MyAppsSettings"
         suite.userDefaults.set(bytes, forKey: key)

@@ -314,7 +314,7 @@ struct SecureCodingTests {
         let shallow = try Chain._value(from: .data(Self.nestedChain(depth: 30)))
         #expect(shallow.name == "29")
         #expect(throws: _StoredValueMismatch.self) {
-            try Chain._value(from: .data(Self.nestedChain(depth: KeyedArchive.maximumDepth + 2)))
+            try Chain._value(from: .data(Self.nestedChain(depth: ArchiveFormat.maximumDepth + 2)))
         }
         #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(Self.nestedChain(depth: 10_000))) }
     }

@@ -43,7 +43,7 @@ final class FoundationSetWriter: NSObject, NSSecureCoding {
 
     /// The archive, its root object under the library's class name.
     static func archive(_ fields: [String: FoundationField]) throws -> Data {
-        NSKeyedArchiver.setClassName(KeyedArchive.rootClassName, for: FoundationSetWriter.self)
+        NSKeyedArchiver.setClassName(ArchiveFormat.rootClassName, for: FoundationSetWriter.self)
         let archiver = NSKeyedArchiver(requiringSecureCoding: true)
         archiver.encode(FoundationSetWriter(fields), forKey: NSKeyedArchiveRootObjectKey)
         archiver.finishEncoding()
@@ -61,8 +61,8 @@ final class FoundationSetWriter: NSObject, NSSecureCoding {
             guard var description = object as? [String: Any], description["$classname"] as? String == written else {
                 continue
             }
-            description["$classname"] = KeyedArchive.rootClassName
-            description["$classes"] = [KeyedArchive.rootClassName, "NSObject"]
+            description["$classname"] = ArchiveFormat.rootClassName
+            description["$classes"] = [ArchiveFormat.rootClassName, "NSObject"]
             objects[index] = description
         }
         plist["$objects"] = objects
@@ -98,7 +98,7 @@ final class FoundationSetReader: NSObject, NSSecureCoding {
         try $plan.withValue(plan) {
             let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
             unarchiver.decodingFailurePolicy = .setErrorAndReturn
-            unarchiver.setClass(FoundationSetReader.self, forClassName: KeyedArchive.rootClassName)
+            unarchiver.setClass(FoundationSetReader.self, forClassName: ArchiveFormat.rootClassName)
             let root = unarchiver.decodeObject(of: FoundationSetReader.self, forKey: NSKeyedArchiveRootObjectKey)
             unarchiver.finishDecoding()
             if let error = unarchiver.error { throw error }

@@ -1,12 +1,5 @@
 import Foundation
 
-/// Why stored bytes could not be read; the text is for the person reading the error.
-struct ArchiveFormatError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) { self.description = description }
-}
-
 /// Reads a binary property list (`bplist00`) defensively.
 ///
 /// Every offset, count and reference is checked against the buffer before use, so no input can

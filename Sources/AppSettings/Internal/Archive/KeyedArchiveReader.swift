@@ -1,240 +1,9 @@
 import Foundation
 
-/// The layout of a stored settings set: an `NSKeyedArchiver` archive whose root object holds one
-/// field per setting, as an `NSCoding` class writes its properties with `encode(_:forKey:)`.
-///
-/// ```
-/// root: AppSettingsStoredSettings {
-///     "$formatVersion": 2,                        // inline integers
-///     "$schemaVersion": <the subclass's schemaVersion>,
-///     <stored name>: <value>, …                   // numbers and Booleans inline, as
-/// }                                               // encode(Double/Int64/Bool/Float:forKey:)
-///                                                 // store them; anything else an object:
-///                                                 // NSString, NSDate, NSArray, NSDictionary
-///                                                 // (nested settings), NSData…
-/// ```
-///
-/// The class name is the library's, never the app's, so renaming a class or module loses
-/// nothing. Stored names never begin with `$` (they are refused when declared); a carried-over
-/// unknown name that does is escaped as `NSKeyedArchiver` escapes keys, with one more `$`, so the
-/// two `$` fields above cannot clash with a setting. `NSKeyedUnarchiver` reads the archive with
-/// any class registered for ``rootClassName`` whose `init(coder:)` decodes the settings it knows.
-///
-/// Format 1, still read, had an `NSDictionary` root `{formatVersion, schemaVersion, settings}`
-/// whose `settings` was an `NSDictionary`: readable with Foundation's classes alone, but every
-/// key and value was an object of its own, which made a stored set 1.7 to 2.3 times the size of
-/// the same values encoded by `PropertyListEncoder`.
-enum KeyedArchive {
-    static let formatVersion: Int64 = 2
-    /// The class name of the root object (format 2).
-    static let rootClassName = "AppSettingsStoredSettings"
-    static let formatVersionField = "$formatVersion"
-    static let schemaVersionField = "$schemaVersion"
-    /// Format 1's root dictionary keys.
-    static let formatVersionKey = "formatVersion"
-    static let schemaVersionKey = "schemaVersion"
-    static let settingsKey = "settings"
-    /// Deeper nesting than this is refused: no settings set needs it, and it bounds recursion.
-    static let maximumDepth = 64
-
-    /// The field name of a setting: its stored name, with one more `$` if it begins with one.
-    static func fieldName(ofSetting name: String) -> String {
-        name.hasPrefix("$") ? "$" + name : name
-    }
-}
-
-/// Encodes stored values as an `NSKeyedArchiver` archive in binary property-list form.
-///
-/// It writes exactly what Foundation's archiver writes for the same `NSDictionary`, `NSArray`,
-/// `NSSet`, `NSDate`, `NSURL`, `NSUUID`, `NSNull`, `NSString`, `NSNumber` and `NSData` objects,
-/// without creating any of those objects: the property list is built directly.
-struct KeyedArchiveWriter {
-    private var plist = BinaryPropertyListWriter(capacity: 256)
-    /// `$objects`: plist indices; a UID is a position here.
-    private var archiveObjects: [Int] = []
-    /// Archive UIDs of objects already written, by plist index (scalars are uniqued by the plist).
-    private var uidOfPlistIndex: [Int: UInt32] = [:]
-    private var classUIDs: [String: UInt32] = [:]
-    private var nullObjectUID: UInt32?
-    private let classKey: Int
-
-    init() {
-        archiveObjects.append(plist.add(.string("$null")))
-        classKey = plist.add(.string("$class"))
-    }
-
-    /// Field names used only by some objects, added when first used (the plist uniques strings).
-    private var objectsKey: Int { mutating get { plist.add(.string("NS.objects")) } }
-    private var keysKey: Int { mutating get { plist.add(.string("NS.keys")) } }
-
-    /// Archives a settings set in the current format (see ``KeyedArchive``), fields in name order.
-    static func archive(schemaVersion: Int64, settings: [String: _StoredValue]) -> Data {
-        var writer = KeyedArchiveWriter()
-        let root = writer.reserveUID()
-        var fields = [(Int, Int)]()
-        fields.reserveCapacity(settings.count + 2)
-        fields.append(
-            (
-                writer.plist.add(.string(KeyedArchive.formatVersionField)),
-                writer.plist.add(.integer(KeyedArchive.formatVersion))
-            ))
-        fields.append(
-            (writer.plist.add(.string(KeyedArchive.schemaVersionField)), writer.plist.add(.integer(schemaVersion))))
-        for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
-            let key = writer.plist.add(.string(KeyedArchive.fieldName(ofSetting: name)))
-            fields.append((key, writer.field(value)))
-        }
-        writer.fillObject(root, className: KeyedArchive.rootClassName, fields: fields)
-        return writer.finish(root: root)
-    }
-
-    /// A value as an object's field: numbers and Booleans inline, where `encode(_:forKey:)` of
-    /// `Bool`, `Int64`, `Float` and `Double` puts them; anything else a reference to its object.
-    /// (An integer above `Int64.max` has no typed encoder: it stays an `NSNumber` object.)
-    private mutating func field(_ value: _StoredValue) -> Int {
-        switch value {
-        case .bool(let bool): plist.add(.bool(bool))
-        case .integer(let integer): plist.add(.integer(integer))
-        case .float(let float): plist.add(.float(float))
-        case .double(let double): plist.add(.double(double))
-        default: reference(encode(value))
-        }
-    }
-
-    private mutating func uid(ofPlistIndex index: Int) -> UInt32 {
-        if let uid = uidOfPlistIndex[index] { return uid }
-        let uid = UInt32(archiveObjects.count)
-        archiveObjects.append(index)
-        uidOfPlistIndex[index] = uid
-        return uid
-    }
-
-    private mutating func reserveUID() -> UInt32 {
-        archiveObjects.append(-1)
-        return UInt32(archiveObjects.count - 1)
-    }
-
-    private mutating func reference(_ uid: UInt32) -> Int {
-        plist.add(.uid(UInt64(uid)))
-    }
-
-    private mutating func classReference(_ name: String) -> Int {
-        if let uid = classUIDs[name] { return reference(uid) }
-        let nameIndex = plist.add(.string(name))
-        let classes = plist.add(.array([nameIndex, plist.add(.string("NSObject"))]))
-        let description = plist.add(
-            .dictionary(
-                keys: [plist.add(.string("$classes")), plist.add(.string("$classname"))],
-                values: [classes, nameIndex]
-            )
-        )
-        let uid = self.uid(ofPlistIndex: description)
-        classUIDs[name] = uid
-        return reference(uid)
-    }
-
-    /// Writes an object dictionary `{ $class: name, key: value… }` into a reserved UID.
-    private mutating func fillObject(_ uid: UInt32, className: String, fields: [(Int, Int)]) {
-        var keys = [classKey]
-        var values = [classReference(className)]
-        for (key, value) in fields {
-            keys.append(key)
-            values.append(value)
-        }
-        archiveObjects[Int(uid)] = plist.add(.dictionary(keys: keys, values: values))
-    }
-
-    mutating func encode(_ value: _StoredValue) -> UInt32 {
-        switch value {
-        case .null:
-            if let nullObjectUID { return nullObjectUID }
-            let uid = reserveUID()
-            fillObject(uid, className: "NSNull", fields: [])
-            nullObjectUID = uid
-            return uid
-        case .bool(let bool): return uid(ofPlistIndex: plist.add(.bool(bool)))
-        case .integer(let integer): return uid(ofPlistIndex: plist.add(.integer(integer)))
-        case .unsignedInteger(let integer): return uid(ofPlistIndex: plist.add(.unsignedInteger(integer)))
-        case .float(let float): return uid(ofPlistIndex: plist.add(.float(float)))
-        case .double(let double): return uid(ofPlistIndex: plist.add(.double(double)))
-        case .string(let string): return uid(ofPlistIndex: plist.add(.string(string)))
-        case .data(let data): return uid(ofPlistIndex: plist.add(.data(data)))
-        case .date(let date):
-            let uid = reserveUID()
-            let time = plist.add(.double(date.timeIntervalSinceReferenceDate))
-            fillObject(uid, className: "NSDate", fields: [(plist.add(.string("NS.time")), time)])
-            return uid
-        case .url(let url):
-            let uid = reserveUID()
-            let relative = reference(encode(.string(url.absoluteString)))
-            fillObject(
-                uid,
-                className: "NSURL",
-                fields: [(plist.add(.string("NS.base")), reference(0)), (plist.add(.string("NS.relative")), relative)]
-            )
-            return uid
-        case .uuid(let uuid):
-            let uid = reserveUID()
-            let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
-            fillObject(
-                uid, className: "NSUUID", fields: [(plist.add(.string("NS.uuidbytes")), plist.add(.data(bytes)))])
-            return uid
-        case .array(let elements):
-            return encodeCollection(elements, className: "NSArray")
-        case .set(let elements):
-            return encodeCollection(elements, className: "NSSet")
-        case .dictionary(let entries):
-            return encodeDictionary(entries.sorted { $0.key < $1.key })
-        }
-    }
-
-    private mutating func encodeCollection(_ elements: [_StoredValue], className: String) -> UInt32 {
-        let uid = reserveUID()
-        var references = [Int]()
-        references.reserveCapacity(elements.count)
-        for element in elements { references.append(reference(encode(element))) }
-        fillObject(uid, className: className, fields: [(objectsKey, plist.add(.array(references)))])
-        return uid
-    }
-
-    mutating func encodeDictionary(_ entries: [(String, _StoredValue)]) -> UInt32 {
-        let uid = reserveUID()
-        var keys = [Int]()
-        var values = [Int]()
-        keys.reserveCapacity(entries.count)
-        values.reserveCapacity(entries.count)
-        for (key, value) in entries {
-            keys.append(reference(encode(.string(key))))
-            values.append(reference(encode(value)))
-        }
-        fillObject(
-            uid,
-            className: "NSDictionary",
-            fields: [(keysKey, plist.add(.array(keys))), (objectsKey, plist.add(.array(values)))]
-        )
-        return uid
-    }
-
-    mutating func finish(root: UInt32) -> Data {
-        let objects = plist.add(.array(archiveObjects))
-        let top = plist.add(.dictionary(keys: [plist.add(.string("root"))], values: [reference(root)]))
-        let rootIndex = plist.add(
-            .dictionary(
-                keys: [
-                    plist.add(.string("$archiver")), plist.add(.string("$objects")),
-                    plist.add(.string("$top")), plist.add(.string("$version")),
-                ],
-                values: [plist.add(.string("NSKeyedArchiver")), objects, top, plist.add(.integer(100_000))]
-            )
-        )
-        return plist.serialized(top: rootIndex)
-    }
-}
-
 /// Reads an `NSKeyedArchiver` archive of Foundation objects into stored values, defensively.
 ///
 /// Only the classes that ``_StoredValue`` can represent are accepted; any other class name,
-/// a reference cycle, nesting deeper than ``KeyedArchive/maximumDepth`` or more objects than the
+/// a reference cycle, nesting deeper than ``ArchiveFormat/maximumDepth`` or more objects than the
 /// bytes can honestly hold is an ``ArchiveFormatError``, never a trap. Foundation's unarchiver
 /// is never involved, so none of its fatal paths can be reached from stored bytes.
 struct KeyedArchiveReader {
@@ -370,8 +139,8 @@ struct KeyedArchiveReader {
     /// Decodes the object with the given UID and everything it refers to.
     mutating func value(uid: Int, depth: Int) throws(ArchiveFormatError) -> _StoredValue {
         try spendBudget()
-        guard depth <= KeyedArchive.maximumDepth else {
-            throw ArchiveFormatError("objects are nested deeper than \(KeyedArchive.maximumDepth) levels")
+        guard depth <= ArchiveFormat.maximumDepth else {
+            throw ArchiveFormatError("objects are nested deeper than \(ArchiveFormat.maximumDepth) levels")
         }
         if uid == 0 { return .null }
         if let scalar = decodedScalars[uid] { return scalar }
@@ -484,7 +253,7 @@ extension KeyedArchiveReader {
         var settings: [(name: String, field: Field)] = []
     }
 
-    /// The settings set at the root, in either format (see ``KeyedArchive``).
+    /// The settings set at the root, in either format (see ``ArchiveFormat``).
     mutating func storedSet() throws(ArchiveFormatError) -> StoredSet {
         guard let root = try objectDescription(uid: rootUID) else {
             throw ArchiveFormatError("the archive's root is not an object")
@@ -493,31 +262,31 @@ extension KeyedArchiveReader {
         if root.className == "NSDictionary" || root.className == "NSMutableDictionary" {
             var fields: [String: Int] = [:]
             for entry in try dictionaryEntries(uid: rootUID) { fields[entry.key] = entry.valueUID }
-            if let uid = fields[KeyedArchive.formatVersionKey],
+            if let uid = fields[ArchiveFormat.formatVersionKey],
                 case .integer(let version) = try value(uid: uid, depth: 1)
             {
                 set.formatVersion = version
             }
-            if let uid = fields[KeyedArchive.schemaVersionKey],
+            if let uid = fields[ArchiveFormat.schemaVersionKey],
                 case .integer(let version) = try value(uid: uid, depth: 1)
             {
                 set.schemaVersion = version
             }
-            guard let settingsUID = fields[KeyedArchive.settingsKey] else {
+            guard let settingsUID = fields[ArchiveFormat.settingsKey] else {
                 throw ArchiveFormatError("the archive has no settings dictionary")
             }
             set.settings = try dictionaryEntries(uid: settingsUID).map { ($0.key, .object(uid: $0.valueUID)) }
             return set
         }
         // Any other class is something else archived under the key, not a settings set.
-        guard root.className == KeyedArchive.rootClassName else {
+        guard root.className == ArchiveFormat.rootClassName else {
             throw ArchiveFormatError("the archive's root is an object of class \(root.className), not a settings set")
         }
         set.settings.reserveCapacity(root.fields.count)
         for (key, plistIndex) in root.fields {
             switch key {
-            case KeyedArchive.formatVersionField: set.formatVersion = try integer(inField: plistIndex, named: key)
-            case KeyedArchive.schemaVersionField: set.schemaVersion = try integer(inField: plistIndex, named: key)
+            case ArchiveFormat.formatVersionField: set.formatVersion = try integer(inField: plistIndex, named: key)
+            case ArchiveFormat.schemaVersionField: set.schemaVersion = try integer(inField: plistIndex, named: key)
             case _ where key.hasPrefix("$$"): set.settings.append((String(key.dropFirst()), try field(plistIndex)))
             case _ where key.hasPrefix("$"): continue  // reserved by the archiver
             default: set.settings.append((key, try field(plistIndex)))

@@ -14,7 +14,7 @@ import Foundation
 ///   object, only when its class is among the requested ones, conforms to `NSSecureCoding` and
 ///   is not one of Foundation's (whose initializers rely on `NSKeyedUnarchiver` internals).
 /// - Anything unexpected (another class, a cycle, nesting deeper than
-///   ``KeyedArchive/maximumDepth``, a bad reference) makes the call return `nil` and is recorded
+///   ``ArchiveFormat/maximumDepth``, a bad reference) makes the call return `nil` and is recorded
 ///   in ``error``; after the first failure every object decodes as `nil`. Nothing traps.
 /// - A missing key decodes as `nil` (or 0, `false`) without a failure, as on Apple platforms, so
 ///   an `init(coder:)` that tolerates a missing optional field works.
@@ -96,8 +96,8 @@ final class SecureArchiveDecoder: NSCoder {
     }
 
     private func object(uid: Int, classes: [AnyClass], depth: Int) throws(ArchiveFormatError) -> AnyObject {
-        guard depth <= KeyedArchive.maximumDepth else {
-            throw ArchiveFormatError("objects are nested deeper than \(KeyedArchive.maximumDepth) levels")
+        guard depth <= ArchiveFormat.maximumDepth else {
+            throw ArchiveFormatError("objects are nested deeper than \(ArchiveFormat.maximumDepth) levels")
         }
         if let object = archive.objects[uid] {
             try Self.check(type(of: object), isAmong: classes)

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The layout of a stored settings set: an `NSKeyedArchiver` archive whose root object holds one
+/// field per setting, as an `NSCoding` class writes its properties with `encode(_:forKey:)`.
+///
+/// ```
+/// root: AppSettingsStoredSettings {
+///     "$formatVersion": 2,                        // inline integers
+///     "$schemaVersion": <the subclass's schemaVersion>,
+///     <stored name>: <value>, …                   // numbers and Booleans inline, as
+/// }                                               // encode(Double/Int64/Bool/Float:forKey:)
+///                                                 // store them; anything else an object:
+///                                                 // NSString, NSDate, NSArray, NSDictionary
+///                                                 // (nested settings), NSData…
+/// ```
+///
+/// The class name is the library's, never the app's, so renaming a class or module loses
+/// nothing. Stored names never begin with `$` (they are refused when declared); a carried-over
+/// unknown name that does is escaped as `NSKeyedArchiver` escapes keys, with one more `$`, so the
+/// two `$` fields above cannot clash with a setting. `NSKeyedUnarchiver` reads the archive with
+/// any class registered for ``rootClassName`` whose `init(coder:)` decodes the settings it knows.
+///
+/// Format 1, still read, had an `NSDictionary` root `{formatVersion, schemaVersion, settings}`
+/// whose `settings` was an `NSDictionary`: readable with Foundation's classes alone, but every
+/// key and value was an object of its own, which made a stored set 1.7 to 2.3 times the size of
+/// the same values encoded by `PropertyListEncoder`.
+enum ArchiveFormat {
+    static let formatVersion: Int64 = 2
+    /// The class name of the root object (format 2).
+    static let rootClassName = "AppSettingsStoredSettings"
+    static let formatVersionField = "$formatVersion"
+    static let schemaVersionField = "$schemaVersion"
+    /// Format 1's root dictionary keys.
+    static let formatVersionKey = "formatVersion"
+    static let schemaVersionKey = "schemaVersion"
+    static let settingsKey = "settings"
+    /// Deeper nesting than this is refused: no settings set needs it, and it bounds recursion.
+    static let maximumDepth = 64
+
+    /// The field name of a setting: its stored name, with one more `$` if it begins with one.
+    static func fieldName(ofSetting name: String) -> String {
+        name.hasPrefix("$") ? "$" + name : name
+    }
+}
+
+/// Why stored bytes could not be read; the text is for the person reading the error.
+struct ArchiveFormatError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) { self.description = description }
+}

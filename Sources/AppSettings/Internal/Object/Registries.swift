@@ -1,0 +1,102 @@
+import Foundation
+
+// The process-wide registries of settings objects: one `shared` instance per subclass, the live
+// objects by key (for the notice to other objects of the same store), and the per-thread switch
+// that lets scratch copies skip loading.
+
+/// A weak reference that can live in ``AppSettingsObject/State``.
+struct WeakSettingsObject {
+    weak var object: AppSettingsObject?
+}
+
+/// One instance per subclass, each created under its own lock so that creating one subclass's
+/// instance may use another's.
+enum SharedInstances {
+    private final class Entry: Sendable {
+        let instance = Protected<AppSettingsObject?>(nil)
+    }
+
+    private static let entries = Protected<[ObjectIdentifier: Entry]>([:])
+
+    static func instance(of type: AppSettingsObject.Type, create: () -> AppSettingsObject) -> AppSettingsObject {
+        let entry = entries.withLock { entries in
+            if let entry = entries[ObjectIdentifier(type)] { return entry }
+            let entry = Entry()
+            entries[ObjectIdentifier(type)] = entry
+            return entry
+        }
+        return entry.instance.withLock { instance in
+            if let instance { return instance }
+            let created = create()
+            instance = created
+            return created
+        }
+    }
+}
+
+/// Lets a thread create settings objects that skip loading (scratch copies).
+enum LoadSuppression {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static var isActive: Bool { pthread_getspecific(key) != nil }
+
+    static func withSuppressedLoading<T>(_ body: () -> T) -> T {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
+        defer { pthread_setspecific(key, previous) }
+        return body()
+    }
+}
+
+/// The live (published, not nested) settings objects of this process by key, so that a
+/// synchronization can tell the other instances of the same suite and key.
+///
+/// Two objects share a store when they have the same key and their `UserDefaults` hold the same
+/// domain. `UserDefaults` does not make a suite's name public, and on Apple platforms two
+/// `UserDefaults(suiteName:)` objects of one suite are different objects, so the same test serves
+/// every platform: after a write, another object of the key is told when its `UserDefaults` is
+/// the writer's or holds exactly what was written.
+enum StoreRegistry {
+    private static let objects = Protected<[String: [WeakSettingsObject]]>([:])
+
+    // Reading a weak reference makes a strong one; if it is the last when released, the object's
+    // `deinit` runs and unregisters it, taking the lock again. So the live objects are taken out
+    // of the lock and released after it.
+
+    static func register(_ object: AppSettingsObject) {
+        let key = object.userDefaultsKey
+        let live = objects.withLock { objects in
+            let live = (objects[key] ?? []).compactMap(\.object)
+            objects[key] = (live + [object]).map { WeakSettingsObject(object: $0) }
+            return live
+        }
+        withExtendedLifetime(live) {}
+    }
+
+    static func unregister(_ object: AppSettingsObject) {
+        let key = object.userDefaultsKey
+        let live = objects.withLock { objects in
+            let live = (objects[key] ?? []).compactMap(\.object).filter { $0 !== object }
+            objects[key] = live.isEmpty ? nil : live.map { WeakSettingsObject(object: $0) }
+            return live
+        }
+        withExtendedLifetime(live) {}
+    }
+
+    /// The other live objects of `writer`'s store, found by what it holds now: `stored`.
+    static func objects(sharingStoreWith writer: AppSettingsObject, holding stored: Data) -> [AppSettingsObject] {
+        let others = objects.withLock { objects in
+            (objects[writer.userDefaultsKey] ?? []).compactMap(\.object).filter { $0 !== writer }
+        }
+        return others.filter { $0.userDefaults === writer.userDefaults || $0.store.holds(stored) }
+    }
+
+    /// Tells the other live objects of `writer`'s store that it wrote `stored`.
+    static func storeDidChange(_ writer: AppSettingsObject, stored: Data) {
+        for other in objects(sharingStoreWith: writer, holding: stored) { other.storedSettingsDidChange() }
+    }
+}

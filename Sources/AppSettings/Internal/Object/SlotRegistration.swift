@@ -1,0 +1,55 @@
+import Foundation
+
+/// Hands the slots that `Setting.init` creates to the settings object being initialized.
+///
+/// Swift initializes a subclass's stored properties (and so creates its `@Setting` slots) before
+/// it calls up to `AppSettingsObject.init`, on the same thread. Each `Setting.init` pushes its
+/// slot on a per-thread stack; `AppSettingsObject.init` pops the number of slots its class
+/// declares. A nested settings object created in a property initializer pushes and pops its own
+/// slots in between, so the stack stays balanced. The first instance of each class checks the
+/// popped slots against `Mirror` and records their order; later instances skip the `Mirror` walk.
+enum SlotRegistration {
+    private final class Stack {
+        var slots: [AnySettingSlot] = []
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            #else
+                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+            #endif
+        }
+        return key
+    }()
+
+    private static var stack: Stack {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Stack>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let stack = Stack()
+        pthread_setspecific(key, Unmanaged.passRetained(stack).toOpaque())
+        return stack
+    }
+
+    static func push(_ slot: AnySettingSlot) {
+        stack.slots.append(slot)
+    }
+
+    /// Removes and returns the `count` slots pushed last, oldest first; `nil` if there are fewer.
+    static func pop(_ count: Int) -> [AnySettingSlot]? {
+        let stack = self.stack
+        guard stack.slots.count >= count else { return nil }
+        let popped = Array(stack.slots.suffix(count))
+        stack.slots.removeLast(count)
+        return popped
+    }
+
+    /// Removes the given slots wherever they are (after a `Mirror` walk found them).
+    static func remove(_ slots: [AnySettingSlot]) {
+        let identities = Set(slots.map(ObjectIdentifier.init))
+        stack.slots.removeAll { identities.contains(ObjectIdentifier($0)) }
+    }
+}

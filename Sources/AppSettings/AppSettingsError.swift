@@ -19,10 +19,6 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case unreadableArchive(key: String, settings: [String], reason: String)
     /// Some settings could not be read from `key` and kept their developer defaults; the others loaded.
     case unreadableSettings(key: String, settings: [String], reasons: [String])
-    /// The stored value of `setting` does not fit its declared type; it kept its developer default.
-    case typeMismatch(key: String, setting: String, expected: String, found: String)
-    /// The stored schema version is newer than the class's, written by a newer version of the app.
-    case newerSchemaVersion(key: String, stored: Int, supported: Int)
     /// The subclass's ``AppSettingsObject/migrate(_:fromSchemaVersion:)`` threw.
     case migrationFailed(key: String, fromSchemaVersion: Int, reason: String)
     /// A value could not be converted to its stored form.
@@ -52,11 +48,6 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
         case .unreadableSettings(let key, let settings, let reasons):
             "settings \(settings.joined(separator: ", ")) under '\(key)' could not be read and use developer "
                 + "defaults: \(reasons.joined(separator: "; "))"
-        case .typeMismatch(let key, let setting, let expected, let found):
-            "setting '\(setting)' under '\(key)' holds \(found), expected \(expected)"
-        case .newerSchemaVersion(let key, let stored, let supported):
-            "the settings under '\(key)' have schema version \(stored), newer than \(supported); "
-                + "settings this version knows are loaded, the rest is kept as stored"
         case .migrationFailed(let key, let fromSchemaVersion, let reason):
             "migrating the settings under '\(key)' from schema version \(fromSchemaVersion) failed: \(reason)"
         case .encodingFailed(let key, let setting, let reason):

@@ -59,7 +59,7 @@ extension AppSettingsObject {
     /// The values of one setting: the current value first, then each new one.
     ///
     /// ```swift
-    /// for await level in settings.values(of: \.soundLevel) { player.volume = level }
+    /// for await level in settings.values(of: \MySettings.soundLevel) { player.volume = level }
     /// ```
     ///
     /// The sequence does not keep the object alive; it ends when the object goes away. A value

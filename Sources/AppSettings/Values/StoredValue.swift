@@ -57,7 +57,9 @@ public enum _StoredValue: Hashable, Sendable {
 
 /// Thrown by ``SettingValue`` conversions when a stored value does not fit the declared type.
 ///
-/// The loader catches it and turns it into ``AppSettingsError/typeMismatch(key:setting:expected:found:)``.
+/// The loader catches it: that setting keeps its developer default, and the mismatch is one of the
+/// reasons of ``AppSettingsError/unreadableSettings(key:settings:reasons:)`` ("holds a string,
+/// expected Float").
 public struct _StoredValueMismatch: Error, Sendable {
     /// The Swift type that was expected.
     public let expected: String

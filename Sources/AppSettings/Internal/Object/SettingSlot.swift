@@ -6,8 +6,6 @@ import Foundation
 /// object is published and never changes after.
 @usableFromInline
 class AnySettingSlot: @unchecked Sendable {
-    /// The Swift property name, without the wrapper's leading underscore.
-    final var propertyName = ""
     /// The name stored, exported and listed: the explicit stored name or the property name.
     final var name = ""
     /// The `userInfo` of a notification for a change of this setting alone, made once per class.

@@ -3,9 +3,7 @@ import Foundation
 /// What is known about the `@Setting` properties of one settings class, found once by `Mirror`
 /// and reused by every later instance.
 struct SettingsLayout: @unchecked Sendable {
-    /// Property names in declaration order, superclass first.
-    let propertyNames: [String]
-    /// The stored names, in the same order.
+    /// The stored names, in declaration order, superclass first.
     let names: [String]
     /// Which settings fall under the `const` rule.
     let isConstant: [Bool]
@@ -52,7 +50,6 @@ struct SettingsLayout: @unchecked Sendable {
     private func name(_ slots: [AnySettingSlot]) {
         for (index, slot) in slots.enumerated() {
             slot.index = index
-            slot.propertyName = propertyNames[index]
             slot.name = names[index]
             slot.isConstant = isConstant[index]
             slot.observationKeyPath = observationKeyPaths[index]
@@ -97,7 +94,6 @@ struct SettingsLayout: @unchecked Sendable {
             names.append(name)
         }
         let layout = SettingsLayout(
-            propertyNames: found.map(\.label),
             names: names,
             isConstant: found.map { isConstantName($0.label) },
             registrationOrder: registrationOrder,
@@ -121,7 +117,7 @@ extension Setting: _SettingWrapper {
 
 extension SettingsLayout {
     static let empty = SettingsLayout(
-        propertyNames: [], names: [], isConstant: [], registrationOrder: [], slotTypes: [], error: nil,
+        names: [], isConstant: [], registrationOrder: [], slotTypes: [], error: nil,
         observationKeyPaths: [], changeUserInfos: []
     )
 }

@@ -45,11 +45,6 @@ struct BinaryPropertyListWriter {
         return objects.count - 1
     }
 
-    /// Replaces an object added before (used to fill a container whose index was reserved).
-    mutating func replace(_ index: Int, with object: Object) {
-        objects[index] = object
-    }
-
     /// Serializes the table with `top` as the root object.
     func serialized(top: Int) -> Data {
         let count = objects.count

@@ -45,38 +45,42 @@ extension AppSettingsObject {
     ///   first value of the wrong type; then nothing has changed.
     public final func update(from dictionary: [String: Any]) throws {
         let scratch = makeScratchCopy(copyingValues: true)
-        try scratch.assignStrictly(dictionary, path: "")
+        try scratch.assignStrictly(dictionary)
         adopt(scratch, markingSaved: false, takingLoadState: false)
     }
 
-    private func assignStrictly(_ dictionary: [String: Any], path: String) throws {
-        for slot in slots where !slot.isConstant {
-            guard let value = dictionary[slot.name] else { continue }
-            if let nested = slot.nestedObject {
-                guard let nestedDictionary = value as? [String: Any] else {
-                    throw AppSettingsError.invalidDictionaryValue(
-                        setting: path + slot.name,
-                        expected: "dictionary",
-                        found: foundTypeName(of: value)
-                    )
-                }
-                try nested.assignStrictly(nestedDictionary, path: path + slot.name + ".")
-                continue
-            }
-            do {
-                guard let stored = _StoredValue(propertyListValue: value) else {
-                    throw _StoredValueMismatch(expected: Any.self, foundDescription: "")
-                }
-                let decoded = try slot.decode(stored)
-                _ = _state.withLock { _ in slot.assign(decoded) }
-            } catch {
+    /// Converts `dictionary` to stored values and walks the settings with them, throwing at the
+    /// first value that does not fit, named with the type it has in `dictionary`.
+    private func assignStrictly(_ dictionary: [String: Any]) throws {
+        var entries: [String: _StoredValue] = [:]
+        for (name, value) in dictionary {
+            guard let stored = _StoredValue(propertyListValue: value) else {
+                // Not a property-list value at all: no setting can take it.
+                guard let slot = slots.first(where: { !$0.isConstant && $0.name == name }) else { continue }
                 throw AppSettingsError.invalidDictionaryValue(
-                    setting: path + slot.name,
-                    expected: slot.valueTypeName,
+                    setting: name,
+                    expected: slot.nestedObject == nil ? slot.valueTypeName : "dictionary",
                     found: foundTypeName(of: value)
                 )
             }
+            entries[name] = stored
         }
-        checkAfterDecode()
+        _ = try apply(entries) { problem in
+            throw AppSettingsError.invalidDictionaryValue(
+                setting: problem.setting,
+                expected: problem.expected,
+                found: Self.value(atPath: problem.setting, in: dictionary).map(foundTypeName(of:)) ?? "nothing"
+            )
+        }
+    }
+
+    /// The value at a dotted setting path (`audio.volume`) of a dictionary of nested dictionaries.
+    private static func value(atPath path: String, in dictionary: [String: Any]) -> Any? {
+        var current: Any = dictionary
+        for component in path.split(separator: ".") {
+            guard let value = (current as? [String: Any])?[String(component)] else { return nil }
+            current = value
+        }
+        return current
     }
 }

@@ -104,7 +104,7 @@ extension AppSettingsObject {
         let key = userDefaultsKey
         var reader: KeyedArchiveReader
         var entries: [String: _StoredValue] = [:]
-        var problems: [(setting: String, reason: String)] = []
+        var problems = LoadProblems()
         do {
             reader = try KeyedArchiveReader(data)
             let set = try reader.storedSet()
@@ -119,7 +119,7 @@ extension AppSettingsObject {
                 do {
                     entries[name] = try reader.value(of: field, depth: 2)
                 } catch {
-                    problems.append((name, error.description))
+                    problems.append(setting: name, reason: error.description)
                 }
             }
         } catch {
@@ -138,14 +138,8 @@ extension AppSettingsObject {
                 result.error = .migrationFailed(key: key, fromSchemaVersion: storedVersion, reason: "\(error)")
             }
         }
-        result.unknownStoredValues = apply(entries, path: "", problems: &problems)
-        if !problems.isEmpty, result.error == nil {
-            result.error = .unreadableSettings(
-                key: key,
-                settings: problems.map(\.setting),
-                reasons: problems.map { "\($0.setting): \($0.reason)" }
-            )
-        }
+        result.unknownStoredValues = apply(entries) { problems.append($0) }
+        if result.error == nil { result.error = problems.error(key: key) }
     }
 
     /// The names that are stored: every setting but the `const` ones.
@@ -153,22 +147,40 @@ extension AppSettingsObject {
         slots.filter { !$0.isConstant }.map(\.name)
     }
 
-    /// Assigns stored values to this object's settings (and nested ones) and runs
-    /// `checkAfterDecode()`; returns the entries no setting claimed.
+    /// A setting whose incoming value could not be used; it keeps the value it had.
+    struct SettingProblem {
+        /// The setting's stored name, with its nested objects' names before it: `audio.volume`.
+        var setting: String
+        /// The type the setting holds, for messages.
+        var expected: String
+        var reason: String
+    }
+
+    /// The one walk over the settings for every way values come in (a load, a decode from
+    /// another archive, a nested object in a collection, ``update(from:)``): each value is
+    /// converted and validated by its setting and assigned, nested objects are filled in place,
+    /// then `checkAfterDecode()` runs. Returns the entries no setting claimed.
+    ///
+    /// `problem` is called for each value that does not fit; a throwing `problem` stops the walk
+    /// (``update(from:)`` is all or nothing and discards the object it was filling).
     func apply(
         _ entries: [String: _StoredValue],
-        path: String,
-        problems: inout [(setting: String, reason: String)]
-    ) -> [String: _StoredValue] {
+        path: String = "",
+        problem: (SettingProblem) throws -> Void
+    ) rethrows -> [String: _StoredValue] {
         var unknown = entries
         for slot in slots where !slot.isConstant {
             guard let stored = unknown.removeValue(forKey: slot.name) else { continue }
+            let setting = path + slot.name
             if let nested = slot.nestedObject {
                 guard case .dictionary(let nestedEntries) = stored else {
-                    problems.append((path + slot.name, "holds \(stored.kindDescription), expected settings"))
+                    try problem(
+                        SettingProblem(
+                            setting: setting, expected: "dictionary",
+                            reason: "holds \(stored.kindDescription), expected settings"))
                     continue
                 }
-                let nestedUnknown = nested.apply(nestedEntries, path: path + slot.name + ".", problems: &problems)
+                let nestedUnknown = try nested.apply(nestedEntries, path: setting + ".", problem: problem)
                 nested._state.withLock { $0.unknownStoredValues = nestedUnknown }
                 continue
             }
@@ -176,13 +188,36 @@ extension AppSettingsObject {
                 let value = try slot.decode(stored)
                 _ = _state.withLock { _ in slot.assign(value) }
             } catch let mismatch as _StoredValueMismatch {
-                problems.append((path + slot.name, "holds \(mismatch.found), expected \(mismatch.expected)"))
+                try problem(
+                    SettingProblem(
+                        setting: setting, expected: slot.valueTypeName,
+                        reason: "holds \(mismatch.found), expected \(mismatch.expected)"))
             } catch {
-                problems.append((path + slot.name, "\(error)"))
+                try problem(SettingProblem(setting: setting, expected: slot.valueTypeName, reason: "\(error)"))
             }
         }
         checkAfterDecode()
         return unknown
+    }
+
+    /// Collects what a lenient walk (every load) could not use, as one error.
+    struct LoadProblems {
+        private(set) var settings: [String] = []
+        private(set) var reasons: [String] = []
+
+        mutating func append(setting: String, reason: String) {
+            settings.append(setting)
+            reasons.append("\(setting): \(reason)")
+        }
+
+        mutating func append(_ problem: SettingProblem) {
+            append(setting: problem.setting, reason: problem.reason)
+        }
+
+        /// ``AppSettingsError/unreadableSettings(key:settings:reasons:)``, or `nil` if nothing failed.
+        func error(key: String) -> AppSettingsError? {
+            settings.isEmpty ? nil : .unreadableSettings(key: key, settings: settings, reasons: reasons)
+        }
     }
 
     private func migrated(_ entries: [String: _StoredValue], from version: Int) throws -> [String: _StoredValue] {

@@ -111,17 +111,11 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         resetToDeveloperDefaults()
         let decoded = coder.decodeObject(of: Self.codingClasses, forKey: Self.codingSettingsKey)
         if let decoded, case .dictionary(let entries)? = _StoredValue(propertyListValue: decoded) {
-            var problems: [(setting: String, reason: String)] = []
-            let unknown = apply(entries, path: "", problems: &problems)
+            var problems = LoadProblems()
+            let unknown = apply(entries) { problems.append($0) }
             _state.withLock { state in
                 state.unknownStoredValues = unknown
-                if !problems.isEmpty {
-                    state.lastLoadError = .unreadableSettings(
-                        key: userDefaultsKey,
-                        settings: problems.map(\.setting),
-                        reasons: problems.map { "\($0.setting): \($0.reason)" }
-                    )
-                }
+                state.lastLoadError = problems.error(key: userDefaultsKey)
             }
         }
         publish()

@@ -179,6 +179,9 @@ struct ObservationTests {
         let sameSuite = MySettings(userDefaults: suite.another())
         let elsewhere = MySettings(userDefaults: otherSuite.userDefaults)
         let writer = MySettings(userDefaults: suite.userDefaults)
+        // The other suite holds a set with the same values: the same settings, not the same store.
+        elsewhere.theme = .dark
+        try elsewhere.synchronizeToUserDefaults()
         let told = NotificationRecorder(sameSuite, name: AppSettingsObject.storedSettingsDidChangeNotification)
         let notTold = NotificationRecorder(elsewhere, name: AppSettingsObject.storedSettingsDidChangeNotification)
         writer.theme = .dark

@@ -22,9 +22,8 @@ extension AppSettingsObject: SettingValue {
         }
         let object = LoadSuppression.withSuppressedLoading { Self(userDefaults: .standard) }
         object.resetToDeveloperDefaults()
-        var problems: [(setting: String, reason: String)] = []
-        let unknown = object.apply(entries, path: "", problems: &problems)
-        if let problem = problems.first {
+        // The first value that does not fit makes the whole object one that does not fit.
+        let unknown = try object.apply(entries) { problem in
             throw _StoredValueMismatch(expected: Self.self, foundDescription: "\(problem.setting) \(problem.reason)")
         }
         object._state.withLock { $0.unknownStoredValues = unknown }

@@ -7,6 +7,7 @@ import Foundation
 /// root: AppSettingsStoredSettings {
 ///     "$formatVersion": 2,                        // inline integers
 ///     "$schemaVersion": <the subclass's schemaVersion>,
+///     "$writeID": <a random integer, new with every write>,
 ///     <stored name>: <value>, …                   // numbers and Booleans inline, as
 /// }                                               // encode(Double/Int64/Bool/Float:forKey:)
 ///                                                 // store them; anything else an object:
@@ -30,6 +31,9 @@ enum ArchiveFormat {
     static let rootClassName = "AppSettingsStoredSettings"
     static let formatVersionField = "$formatVersion"
     static let schemaVersionField = "$schemaVersion"
+    /// A random number, new with every write: two stores hold the same archive only when one
+    /// write reached both, which is how a writer finds the other objects of its store.
+    static let writeIDField = "$writeID"
     /// Format 1's root dictionary keys.
     static let formatVersionKey = "formatVersion"
     static let schemaVersionKey = "schemaVersion"

@@ -250,6 +250,8 @@ extension KeyedArchiveReader {
     struct StoredSet {
         var formatVersion: Int64?
         var schemaVersion: Int64?
+        /// Absent in format 1 and in archives not written by this library.
+        var writeID: Int64?
         var settings: [(name: String, field: Field)] = []
     }
 
@@ -287,6 +289,7 @@ extension KeyedArchiveReader {
             switch key {
             case ArchiveFormat.formatVersionField: set.formatVersion = try integer(inField: plistIndex, named: key)
             case ArchiveFormat.schemaVersionField: set.schemaVersion = try integer(inField: plistIndex, named: key)
+            case ArchiveFormat.writeIDField: set.writeID = try integer(inField: plistIndex, named: key)
             case _ where key.hasPrefix("$$"): set.settings.append((String(key.dropFirst()), try field(plistIndex)))
             case _ where key.hasPrefix("$"): continue  // reserved by the archiver
             default: set.settings.append((key, try field(plistIndex)))

@@ -25,11 +25,15 @@ struct KeyedArchiveWriter {
     private var keysKey: Int { mutating get { plist.add(.string("NS.keys")) } }
 
     /// Archives a settings set in the current format (see ``ArchiveFormat``), fields in name order.
-    static func archive(schemaVersion: Int64, settings: [String: _StoredValue]) -> Data {
+    static func archive(
+        schemaVersion: Int64,
+        writeID: Int64 = .random(in: 1...Int64.max),
+        settings: [String: _StoredValue]
+    ) -> Data {
         var writer = KeyedArchiveWriter()
         let root = writer.reserveUID()
         var fields = [(Int, Int)]()
-        fields.reserveCapacity(settings.count + 2)
+        fields.reserveCapacity(settings.count + 3)
         fields.append(
             (
                 writer.plist.add(.string(ArchiveFormat.formatVersionField)),
@@ -37,6 +41,7 @@ struct KeyedArchiveWriter {
             ))
         fields.append(
             (writer.plist.add(.string(ArchiveFormat.schemaVersionField)), writer.plist.add(.integer(schemaVersion))))
+        fields.append((writer.plist.add(.string(ArchiveFormat.writeIDField)), writer.plist.add(.integer(writeID))))
         for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
             let key = writer.plist.add(.string(ArchiveFormat.fieldName(ofSetting: name)))
             fields.append((key, writer.field(value)))

@@ -8,8 +8,9 @@ import Foundation
 /// reported, never a trap, and turns it into a JSON-ready dictionary of stored names to values,
 /// which `JSONSerialization` accepts as it is:
 ///
-/// - Booleans and numbers as `NSNumber`; a stored `nil` as `NSNull`; strings, arrays and
-///   dictionaries as they are; nested settings objects and `Codable` values as dictionaries.
+/// - Booleans as `Bool`, integers as `Int` (`UInt64` above `Int.max`), real numbers as `Double`;
+///   a stored `nil` as `NSNull`; strings, arrays and dictionaries as they are; nested settings
+///   objects and `Codable` values as dictionaries.
 /// - Dates as ISO 8601 strings in UTC; `Data` as base64 (an `NSSecureCoding` value is stored as an
 ///   archive of its own, so it shows as base64 too); URLs and UUIDs as strings; sets as arrays,
 ///   sorted so that the output is stable; real numbers that are not finite as `"nan"`, `"inf"` or
@@ -235,7 +236,9 @@ extension StoredSettingsInspector {
                     + "this version reads formats up to \(KeyedArchive.formatVersion)")
         }
         var result: [String: Any] = [:]
-        if let schemaVersion = set.schemaVersion { result[schemaVersionKey] = schemaVersion }
+        if let schemaVersion = set.schemaVersion {
+            result[schemaVersionKey] = Int(exactly: schemaVersion) ?? schemaVersion
+        }
         for (name, field) in set.settings {
             do {
                 result[name] = jsonValue(try reader.value(of: field, depth: 2))

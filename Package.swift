@@ -29,7 +29,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppSettingsTests",
-            dependencies: ["AppSettings", "AppSettingsTestHost"]
+            dependencies: ["AppSettings", "AppSettingsTestHost", "AppSettingsInspector"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -11,13 +11,15 @@ let package = Package(
     // Synchronization's `Mutex` sets the floor; the Observation module needs one release less.
     platforms: [.macOS(.v15), .iOS(.v18), .macCatalyst(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "AppSettings", targets: ["AppSettings"])
+        .library(name: "AppSettings", targets: ["AppSettings"]),
+        .executable(name: "appsettings", targets: ["AppSettingsInspector"]),
     ],
     targets: [
         .target(
             name: "AppSettings",
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
+        .executableTarget(name: "AppSettingsInspector", dependencies: ["AppSettings"], path: "Inspector"),
         .executableTarget(name: "Example", dependencies: ["AppSettings"], path: "Example"),
         .executableTarget(name: "Benchmarks", dependencies: ["AppSettings"], path: "Benchmarks"),
         .executableTarget(
@@ -27,7 +29,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppSettingsTests",
-            dependencies: ["AppSettings", "AppSettingsTestHost"]
+            dependencies: ["AppSettings", "AppSettingsTestHost", "AppSettingsInspector"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,359 @@
+import Foundation
+
+/// Reads stored settings sets as they are, without the app's settings classes: for a debug
+/// screen, a support report, or the `appsettings` command-line tool.
+///
+/// `defaults read` shows a settings set as an opaque `<data>` blob. The inspector reads that blob
+/// with the library's own defensive reader (never `NSKeyedUnarchiver`), so damaged bytes are
+/// reported, never a trap, and turns it into a JSON-ready dictionary of stored names to values,
+/// which `JSONSerialization` accepts as it is:
+///
+/// - Booleans as `Bool`, integers as `Int` (`UInt64` above `Int.max`), real numbers as `Double`;
+///   a stored `nil` as `NSNull`; strings, arrays and dictionaries as they are; nested settings
+///   objects and `Codable` values as dictionaries.
+/// - Dates as ISO 8601 strings in UTC; `Data` as base64 (an `NSSecureCoding` value is stored as an
+///   archive of its own, so it shows as base64 too); URLs and UUIDs as strings; sets as arrays,
+///   sorted so that the output is stable; real numbers that are not finite as `"nan"`, `"inf"` or
+///   `"-inf"`.
+///
+/// Keys that begin with `$` are the inspector's own (declared stored names never do):
+/// `"$schemaVersion"` is the ``AppSettingsObject/schemaVersion`` the set was stored with, and
+/// `"$unreadable"` says why a set, or one of its settings, could not be read, in place of its
+/// values.
+///
+/// ```swift
+/// let sets = StoredSettingsInspector.jsonObject(of: UserDefaults.standard)
+/// let report = StoredSettingsInspector.jsonText(sets)  // for a debug screen or a support report
+/// // {
+/// //   "AppSettings.MyAppsSettings" : {
+/// //     "$schemaVersion" : 0,
+/// //     "soundLevel" : 0.85,
+/// //     "theme" : "dark"
+/// //   }
+/// // }
+/// ```
+///
+/// A settings set is any key that begins with `"AppSettings."` and holds `Data`. Backups of
+/// unreadable sets (`"<key>.unreadable-<milliseconds>"`) are such keys too: they are listed as
+/// sets of their own, usually with the reason they could not be read.
+public enum StoredSettingsInspector {
+    /// The key of the inspector's entry that holds a schema version.
+    public static let schemaVersionKey = "$schemaVersion"
+    /// The key of the inspector's entry that says why something could not be read.
+    public static let unreadableKey = "$unreadable"
+
+    // MARK: One set
+
+    /// The stored values of one settings set, by stored name, from the bytes stored under its key.
+    ///
+    /// A setting whose value cannot be read is listed as `["$unreadable": reason]`; the others are
+    /// read anyway, as the library loads them.
+    ///
+    /// ```swift
+    /// if let bytes = UserDefaults.standard.data(forKey: "AppSettings.MyAppsSettings") {
+    ///     let values = try StoredSettingsInspector.jsonObject(ofArchive: bytes)
+    ///     print(values["soundLevel"] ?? "not stored")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The bytes of one settings set (a keyed archive), as stored under its key.
+    ///   - key: The key the bytes were stored under, for the error.
+    /// - Returns: A dictionary of stored names to JSON-ready values, with `"$schemaVersion"` when
+    ///   the set has one.
+    /// - Throws: ``AppSettingsError/unreadableArchive(key:settings:reason:)`` (with no setting
+    ///   names) when the bytes are not a settings set this version of the library can read.
+    public static func jsonObject(ofArchive data: Data, key: String = "") throws(AppSettingsError) -> [String: Any] {
+        do {
+            return try readSet(data)
+        } catch {
+            throw .unreadableArchive(key: key, settings: [], reason: error.description)
+        }
+    }
+
+    // MARK: Every set of a domain
+
+    /// Every settings set in a `UserDefaults`, by key.
+    ///
+    /// ```swift
+    /// let sets = StoredSettingsInspector.jsonObject(of: UserDefaults(suiteName: "group.com.example")!)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - userDefaults: The defaults to read, as they are now (call `synchronize()` first to see
+    ///     what another process wrote).
+    ///   - key: Only this set: its full key (`"AppSettings.MyAppsSettings"`) or its postfix
+    ///     (`"MyAppsSettings"`). `nil` for every set.
+    /// - Returns: Each set's key mapped to its values (see ``jsonObject(ofArchive:key:)``) or to
+    ///   `["$unreadable": reason]`. Empty when there is no set (or no set under `key`).
+    public static func jsonObject(of userDefaults: UserDefaults, key: String? = nil) -> [String: Any] {
+        jsonObject(ofDomain: userDefaults.dictionaryRepresentation(), key: key)
+    }
+
+    /// Every settings set in a domain's dictionary, by key: what `UserDefaults`'
+    /// `dictionaryRepresentation()` or `persistentDomain(forName:)` returns, or a domain file
+    /// read with `PropertyListSerialization`.
+    ///
+    /// Keys that begin with `"AppSettings."` but hold something else than `Data` are not settings
+    /// sets and are left out, unless `key` names one: it is then listed as unreadable.
+    ///
+    /// - Parameters:
+    ///   - domain: The domain's keys and values.
+    ///   - key: Only this set, by its full key or its postfix; `nil` for every set.
+    /// - Returns: Each set's key mapped to its values or to `["$unreadable": reason]`.
+    public static func jsonObject(ofDomain domain: [String: Any], key: String? = nil) -> [String: Any] {
+        var entries: [String: DomainEntry] = [:]
+        for (entryKey, value) in domain where entryKey.hasPrefix(AppSettingsObject.keyPrefix) {
+            entries[entryKey] = DomainEntry(value)
+        }
+        return sets(in: entries, key: key)
+    }
+
+    // MARK: A file
+
+    /// The settings sets in a file's contents: a domain file (a binary or XML property list, as
+    /// kept in `~/Library/Preferences` on macOS and `~/.config` on Linux) or one set's archive
+    /// (such as a Linux recovery copy, `~/.config/AppSettings/<domain>/<key>.archive`), told
+    /// apart by content.
+    ///
+    /// ```swift
+    /// let contents = try Data(contentsOf: settings.domainFileURL!)
+    /// print(StoredSettingsInspector.jsonText(try StoredSettingsInspector.jsonObject(ofFileContents: contents)))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The file's bytes.
+    ///   - key: Only this set, by its full key or its postfix; `nil` for every set. An archive is
+    ///     taken to be this set and listed under its full key.
+    ///   - archiveName: What an archive is listed under when `key` is `nil`; a command-line tool
+    ///     passes the file's name.
+    /// - Returns: Each set's key mapped to its values or to `["$unreadable": reason]`.
+    /// - Throws: ``AppSettingsError/unreadableArchive(key:settings:reason:)`` when the bytes are
+    ///   neither a property list nor a readable archive, or an archive is not a readable settings
+    ///   set.
+    public static func jsonObject(
+        ofFileContents data: Data,
+        key: String? = nil,
+        archiveName: String = "archive"
+    ) throws(AppSettingsError) -> [String: Any] {
+        let listedKey = key.map(fullKey) ?? archiveName
+        let contents: FileContents
+        do {
+            contents = try FileContents(data)
+        } catch {
+            throw .unreadableArchive(key: listedKey, settings: [], reason: error.description)
+        }
+        switch contents {
+        case .archive:
+            return [listedKey: try jsonObject(ofArchive: data, key: listedKey)]
+        case .domain(let entries):
+            return sets(in: entries, key: key)
+        }
+    }
+
+    // MARK: Text
+
+    /// JSON text of what the inspector returns: pretty printed, keys sorted, ending with a newline.
+    ///
+    /// - Parameter jsonObject: A dictionary made by the inspector (or any JSON-ready dictionary).
+    /// - Returns: The text; for a value `JSONSerialization` cannot write, `{}` and the reason on
+    ///   the next line (the inspector's own dictionaries are always writable).
+    public static func jsonText(_ jsonObject: [String: Any]) -> String {
+        guard JSONSerialization.isValidJSONObject(jsonObject),
+            let data = try? JSONSerialization.data(
+                withJSONObject: jsonObject,
+                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            )
+        else {
+            return "{}\nnot valid JSON\n"
+        }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+// MARK: - Reading
+
+extension StoredSettingsInspector {
+    /// What a domain holds under a settings key.
+    private enum DomainEntry {
+        case data(Data)
+        case other(typeName: String)
+        case unreadable(String)
+
+        init(_ value: Any) {
+            if let data = value as? Data {
+                self = .data(data)
+            } else {
+                self = .other(typeName: foundTypeName(of: value))
+            }
+        }
+    }
+
+    /// The key `key` names: itself when it has the prefix, else the prefix and it.
+    private static func fullKey(_ key: String) -> String {
+        key.hasPrefix(AppSettingsObject.keyPrefix) ? key : AppSettingsObject.keyPrefix + key
+    }
+
+    private static func sets(in entries: [String: DomainEntry], key: String?) -> [String: Any] {
+        if let key {
+            // The key as given first: a postfix may itself begin with "AppSettings.".
+            for candidate in [key, AppSettingsObject.keyPrefix + key] {
+                guard let entry = entries[candidate] else { continue }
+                return [candidate: jsonObject(of: entry)]
+            }
+            return [:]
+        }
+        var result: [String: Any] = [:]
+        for (entryKey, entry) in entries {
+            if case .other = entry { continue }
+            result[entryKey] = jsonObject(of: entry)
+        }
+        return result
+    }
+
+    private static func jsonObject(of entry: DomainEntry) -> [String: Any] {
+        switch entry {
+        case .data(let data):
+            do {
+                return try readSet(data)
+            } catch {
+                return [unreadableKey: error.description]
+            }
+        case .other(let typeName):
+            return [unreadableKey: "the value is \(typeName), not Data"]
+        case .unreadable(let reason):
+            return [unreadableKey: reason]
+        }
+    }
+
+    /// Reads a set as the library loads it: the same reader, the same format check.
+    private static func readSet(_ data: Data) throws(ArchiveFormatError) -> [String: Any] {
+        var reader = try KeyedArchiveReader(data)
+        let set = try reader.storedSet()
+        if let format = set.formatVersion, format > KeyedArchive.formatVersion {
+            throw ArchiveFormatError(
+                "it was written in format \(format) by a newer version of AppSettings; "
+                    + "this version reads formats up to \(KeyedArchive.formatVersion)")
+        }
+        var result: [String: Any] = [:]
+        if let schemaVersion = set.schemaVersion {
+            result[schemaVersionKey] = Int(exactly: schemaVersion) ?? schemaVersion
+        }
+        for (name, field) in set.settings {
+            do {
+                result[name] = jsonValue(try reader.value(of: field, depth: 2))
+            } catch {
+                result[name] = [unreadableKey: error.description]
+            }
+        }
+        return result
+    }
+
+    /// A stored value in the form `JSONSerialization` writes.
+    static func jsonValue(_ value: _StoredValue) -> Any {
+        switch value {
+        case .null: return NSNull()
+        case .bool(let bool): return bool
+        case .integer(let integer): return Int(exactly: integer) ?? integer
+        case .unsignedInteger(let integer): return integer
+        // The shortest text that reads back as the same Float: 0.7, not 0.699999988079071.
+        case .float(let float): return float.isFinite ? Double("\(float)") ?? Double(float) : nonFinite(Double(float))
+        case .double(let double): return double.isFinite ? double : nonFinite(double)
+        case .string(let string): return string
+        case .data(let data): return data.base64EncodedString()
+        case .date(let date): return isoText(date)
+        case .url(let url): return url.absoluteString
+        case .uuid(let uuid): return uuid.uuidString
+        case .array(let values): return values.map(jsonValue)
+        case .set(let values):
+            return values.map(jsonValue).map { (text: canonicalText($0), value: $0) }
+                .sorted { $0.text < $1.text }.map(\.value)
+        case .dictionary(let values): return values.mapValues(jsonValue)
+        }
+    }
+
+    /// JSON has no NaN or infinity (and `JSONSerialization` refuses them): they are written as text.
+    private static func nonFinite(_ value: Double) -> String {
+        value.isNaN ? "nan" : value < 0 ? "-inf" : "inf"
+    }
+
+    /// ISO 8601 in UTC, with fractional seconds only when there are any.
+    private static func isoText(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: seconds != seconds.rounded(.down))
+        return date.formatted(style)
+    }
+
+    /// The compact, key-sorted JSON text of a value: the order of a set's elements.
+    private static func canonicalText(_ value: Any) -> String {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: value,
+                options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+            )
+        else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// What a file holds: one set's archive, or a domain's settings keys.
+    private enum FileContents {
+        case archive
+        case domain([String: DomainEntry])
+
+        init(_ data: Data) throws(ArchiveFormatError) {
+            if data.starts(with: Array("bplist".utf8)) {
+                self = try Self.binary(data)
+                return
+            }
+            // XML (or an old-style) property list: Foundation's parser reports damage as an error.
+            let object: Any
+            do {
+                object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            } catch {
+                throw ArchiveFormatError("not a property list")
+            }
+            guard let domain = object as? [String: Any] else {
+                throw ArchiveFormatError("the property list is not a dictionary")
+            }
+            guard domain["$archiver"] == nil else {
+                throw ArchiveFormatError("an XML keyed archive; settings sets are stored as binary property lists")
+            }
+            var entries: [String: DomainEntry] = [:]
+            for (key, value) in domain where key.hasPrefix(AppSettingsObject.keyPrefix) {
+                entries[key] = DomainEntry(value)
+            }
+            self = .domain(entries)
+        }
+
+        /// A binary property list, read with the library's own reader: its top dictionary either
+        /// is an archive (`$archiver`) or maps keys to values.
+        private static func binary(_ data: Data) throws(ArchiveFormatError) -> FileContents {
+            let plist = try BinaryPropertyListReader(data)
+            guard case .dictionary(let keys, let values) = try plist.object(at: plist.topObject) else {
+                throw ArchiveFormatError("the property list is not a dictionary")
+            }
+            var entries: [String: DomainEntry] = [:]
+            for (keyIndex, valueIndex) in zip(keys, values) {
+                let key = try plist.string(at: keyIndex)
+                if key == "$archiver" { return .archive }
+                guard key.hasPrefix(AppSettingsObject.keyPrefix) else { continue }
+                do {
+                    switch try plist.object(at: valueIndex) {
+                    case .data(let bytes): entries[key] = .data(bytes)
+                    case .string: entries[key] = .other(typeName: "String")
+                    case .bool: entries[key] = .other(typeName: "Bool")
+                    case .integer, .unsignedInteger: entries[key] = .other(typeName: "Int")
+                    case .float, .double: entries[key] = .other(typeName: "Double")
+                    case .date: entries[key] = .other(typeName: "Date")
+                    case .array, .set: entries[key] = .other(typeName: "Array")
+                    case .dictionary: entries[key] = .other(typeName: "Dictionary")
+                    case .uid: entries[key] = .other(typeName: "an archive reference")
+                    }
+                } catch {
+                    entries[key] = .unreadable(error.description)
+                }
+            }
+            return .domain(entries)
+        }
+    }
+}

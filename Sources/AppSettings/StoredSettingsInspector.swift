@@ -230,10 +230,10 @@ extension StoredSettingsInspector {
     private static func readSet(_ data: Data) throws(ArchiveFormatError) -> [String: Any] {
         var reader = try KeyedArchiveReader(data)
         let set = try reader.storedSet()
-        if let format = set.formatVersion, format > KeyedArchive.formatVersion {
+        if let format = set.formatVersion, format > ArchiveFormat.formatVersion {
             throw ArchiveFormatError(
                 "it was written in format \(format) by a newer version of AppSettings; "
-                    + "this version reads formats up to \(KeyedArchive.formatVersion)")
+                    + "this version reads formats up to \(ArchiveFormat.formatVersion)")
         }
         var result: [String: Any] = [:]
         if let schemaVersion = set.schemaVersion {

@@ -43,8 +43,11 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
         case .notData(let key, let foundType):
             "the value under '\(key)' is \(foundType), not Data; it was left untouched and developer defaults are used"
         case .unreadableArchive(let key, let settings, let reason):
-            "the settings under '\(key)' could not be read (\(reason)); developer defaults are used for "
-                + "\(settings.joined(separator: ", ")); the stored bytes are kept"
+            "the settings under '\(key)' could not be read (\(reason)); "
+                + (settings.isEmpty
+                    ? "no setting was read"
+                    : "developer defaults are used for \(settings.joined(separator: ", "))")
+                + "; the stored bytes are kept"
         case .unreadableSettings(let key, let settings, let reasons):
             "settings \(settings.joined(separator: ", ")) under '\(key)' could not be read and use developer "
                 + "defaults: \(reasons.joined(separator: "; "))"

@@ -262,6 +262,16 @@ struct AppSettingsObjectTests {
         #expect(copy != settings)
     }
 
+    @Test func anUnreadableArchiveErrorSaysWhichSettingsKeepTheirDefaults() {
+        let some = AppSettingsError.unreadableArchive(key: "k", settings: ["a", "b"], reason: "truncated")
+        #expect(some.description.contains("developer defaults are used for a, b;"))
+        let none = AppSettingsError.unreadableArchive(key: "k", settings: [], reason: "truncated")
+        #expect(
+            none.description
+                == "the settings under 'k' could not be read (truncated); no setting was read; the stored bytes are kept"
+        )
+    }
+
     @Test func descriptionListsTheSettings() {
         let description = MySettings(userDefaults: suite.userDefaults).description
         #expect(description.contains("MySettings"))

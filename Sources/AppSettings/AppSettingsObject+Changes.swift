@@ -103,13 +103,37 @@ extension AppSettingsObject {
         }
     }
 
+    /// What a whole-set replacement is.
+    enum Replacement {
+        /// New values: unsaved changes (a reset to developer defaults, ``update(from:)``).
+        case change
+        /// What is stored now, with its load state: no unsaved changes (a revert, a removal).
+        case storedState
+    }
+
+    /// Replaces every value in one step: fills a scratch copy (developer defaults, or with
+    /// `copyingValues` this object's values) with `fill`, then adopts it as `replacement` says.
+    /// Other threads never see a half-replaced set, and observers get one notification. When
+    /// `fill` throws, nothing changes.
+    final func replaceValues<Result>(
+        copyingValues: Bool = false,
+        as replacement: Replacement,
+        _ fill: (AppSettingsObject) throws -> Result
+    ) rethrows -> Result {
+        let scratch = makeScratchCopy(copyingValues: copyingValues)
+        let result = try fill(scratch)
+        adopt(scratch, as: replacement)
+        return result
+    }
+
     /// Takes over the values of an unpublished `scratch` of the same class in one step, then
     /// announces every setting that changed in one notification.
-    final func adopt(_ scratch: AppSettingsObject, markingSaved: Bool, takingLoadState: Bool) {
+    private func adopt(_ scratch: AppSettingsObject, as replacement: Replacement) {
+        let takingLoadState = replacement == .storedState
         inTransaction {
             for (slot, scratchSlot) in zip(slots, scratch.slots) {
                 if let nested = slot.nestedObject, let scratchNested = scratchSlot.nestedObject {
-                    nested.adopt(scratchNested, markingSaved: markingSaved, takingLoadState: takingLoadState)
+                    nested.adopt(scratchNested, as: replacement)
                 }
             }
             let loadState = scratch._state.withLock { $0 }
@@ -125,7 +149,7 @@ extension AppSettingsObject {
                     state.unreadableStoredObject = loadState.unreadableStoredObject
                     state.lastLoadError = loadState.lastLoadError
                 }
-                if markingSaved { state.savedGeneration = state.generation }
+                if takingLoadState { state.savedGeneration = state.generation }
                 return changed
             }
             announce(changed)

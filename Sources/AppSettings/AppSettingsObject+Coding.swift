@@ -24,11 +24,6 @@ extension AppSettingsObject: NSSecureCoding {
     }
 
     static let codingSettingsKey = "settings"
-
-    static let codingClasses: [AnyClass] = [
-        NSDictionary.self, NSArray.self, NSSet.self, NSString.self, NSNumber.self, NSData.self, NSDate.self,
-        NSURL.self, NSUUID.self, NSNull.self,
-    ]
 }
 
 extension AppSettingsObject {

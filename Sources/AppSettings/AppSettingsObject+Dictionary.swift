@@ -44,9 +44,7 @@ extension AppSettingsObject {
     /// - Throws: ``AppSettingsError/invalidDictionaryValue(setting:expected:found:)`` for the
     ///   first value of the wrong type; then nothing has changed.
     public final func update(from dictionary: [String: Any]) throws {
-        let scratch = makeScratchCopy(copyingValues: true)
-        try scratch.assignStrictly(dictionary)
-        adopt(scratch, markingSaved: false, takingLoadState: false)
+        try replaceValues(copyingValues: true, as: .change) { try $0.assignStrictly(dictionary) }
     }
 
     /// Converts `dictionary` to stored values and walks the settings with them, throwing at the

@@ -21,10 +21,10 @@ extension AppSettingsObject {
             try parent.resetToUserDefaults()
             return
         }
-        let scratch = makeScratchCopy(copyingValues: false)
-        scratch.resetToDeveloperDefaults()
-        let error = scratch.loadStoredState(refresh: true)
-        adopt(scratch, markingSaved: true, takingLoadState: true)
+        let error = replaceValues(as: .storedState) { scratch in
+            scratch.resetToDeveloperDefaults()
+            return scratch.loadStoredState(refresh: true)
+        }
         if let error { throw error }
     }
 

@@ -67,9 +67,7 @@ extension AppSettingsObject {
             others = []
         }
         try store.remove()
-        let scratch = makeScratchCopy(copyingValues: false)
-        scratch.resetToDeveloperDefaults()
-        adopt(scratch, markingSaved: true, takingLoadState: true)
+        replaceValues(as: .storedState) { $0.resetToDeveloperDefaults() }
         for other in others { other.storedSettingsDidChange() }
     }
 

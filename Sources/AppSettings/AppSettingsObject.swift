@@ -109,7 +109,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         super.init()
         attachSlots()
         resetToDeveloperDefaults()
-        let decoded = coder.decodeObject(of: Self.codingClasses, forKey: Self.codingSettingsKey)
+        let decoded = coder.decodeObject(of: ArchiveFormat.foundationClasses, forKey: Self.codingSettingsKey)
         if let decoded, case .dictionary(let entries)? = _StoredValue(propertyListValue: decoded) {
             var problems = LoadProblems()
             let unknown = apply(entries) { problems.append($0) }
@@ -187,9 +187,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
             for slot in slots { slot.nestedObject?.resetToDeveloperDefaults() }
             return
         }
-        let scratch = makeScratchCopy(copyingValues: false)
-        scratch.resetToDeveloperDefaults()
-        adopt(scratch, markingSaved: false, takingLoadState: false)
+        replaceValues(as: .change) { $0.resetToDeveloperDefaults() }
     }
 
     /// Called after values were read from storage or from a dictionary, on the object being

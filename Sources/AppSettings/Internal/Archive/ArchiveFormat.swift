@@ -41,6 +41,12 @@ enum ArchiveFormat {
     /// Deeper nesting than this is refused: no settings set needs it, and it bounds recursion.
     static let maximumDepth = 64
 
+    /// The classes of every object in an archive but the root: what a stored value can be.
+    static let foundationClasses: [AnyClass] = [
+        NSDictionary.self, NSArray.self, NSSet.self, NSString.self, NSNumber.self, NSData.self, NSDate.self,
+        NSURL.self, NSUUID.self, NSNull.self,
+    ]
+
     /// The field name of a setting: its stored name, with one more `$` if it begins with one.
     static func fieldName(ofSetting name: String) -> String {
         name.hasPrefix("$") ? "$" + name : name

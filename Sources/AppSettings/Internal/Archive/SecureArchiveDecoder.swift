@@ -52,12 +52,6 @@ final class SecureArchiveDecoder: NSCoder {
         super.init()
     }
 
-    /// The Foundation classes this decoder makes itself.
-    private static let foundationClasses: [AnyClass] = [
-        NSArray.self, NSSet.self, NSDictionary.self, NSString.self, NSNumber.self, NSData.self, NSDate.self,
-        NSURL.self, NSUUID.self, NSNull.self,
-    ]
-
     /// Decodes the root object (`$top.root`) of `data`, allowing `type` as the only class besides
     /// Foundation's.
     static func decodeRoot<Object: NSObject & NSSecureCoding>(
@@ -69,7 +63,7 @@ final class SecureArchiveDecoder: NSCoder {
             archive: archive,
             fields: [:],
             depth: 0,
-            defaultClasses: foundationClasses + [type]
+            defaultClasses: ArchiveFormat.foundationClasses + [type]
         )
         let rootUID = archive.reader.rootUID
         let object = top.decodeObject(uid: rootUID, classes: [type])
@@ -180,7 +174,7 @@ final class SecureArchiveDecoder: NSCoder {
     /// the Foundation classes it builds itself.
     static func canDecode(_ valueClass: AnyClass) -> Bool {
         mayInstantiate(className: NSStringFromClass(valueClass))
-            || foundationClasses.contains { ObjectIdentifier($0) == ObjectIdentifier(valueClass) }
+            || ArchiveFormat.foundationClasses.contains { ObjectIdentifier($0) == ObjectIdentifier(valueClass) }
     }
 
     /// Whether a class name may be instantiated with `init(coder:)`: not a Foundation class, whose
@@ -253,7 +247,7 @@ final class SecureArchiveDecoder: NSCoder {
     }
 
     override func decodePropertyList(forKey key: String) -> Any? {
-        decodeObject(allowing: Self.foundationClasses, forKey: key)
+        decodeObject(allowing: ArchiveFormat.foundationClasses, forKey: key)
     }
 
     /// The value stored inline (not as an object reference) under `key`, or `nil` when the key is

@@ -37,7 +37,7 @@ public func fuzzLoad(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 private func canonicalSettings(_ archive: Data) -> String {
     do {
         var reader = try KeyedArchiveReader(archive)
-        let set = try reader.storedSet()
+        let set = try reader.root()
         var result = "format \(set.formatVersion ?? 0), schema \(set.schemaVersion ?? 0): "
         for (name, field) in set.settings.sorted(by: { $0.name < $1.name }) {
             result += "\(name)=\(canonical(try reader.value(of: field, depth: 1)));"

@@ -146,7 +146,7 @@ extension AppSettingsObject {
                 if takingLoadState {
                     state.unknownStoredValues = loadState.unknownStoredValues
                     state.storedSchemaVersion = loadState.storedSchemaVersion
-                    state.unreadableStoredObject = loadState.unreadableStoredObject
+                    state.unreadableStoredValue = loadState.unreadableStoredValue
                     state.lastLoadError = loadState.lastLoadError
                 }
                 if takingLoadState { state.savedGeneration = state.generation }

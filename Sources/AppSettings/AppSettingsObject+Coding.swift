@@ -14,7 +14,7 @@ extension AppSettingsObject: NSSecureCoding {
     public func encode(with coder: NSCoder) {
         guard let snapshot = takeSnapshot(onlyIfUnsaved: false) else { return }
         do {
-            let settings = try storedSettings(snapshot)
+            let settings = try encodedSettings(snapshot)
             coder.encode(_StoredValue.dictionary(settings).foundationObject, forKey: Self.codingSettingsKey)
         } catch {
             // `encode(with:)` cannot throw, and `failWithError` traps in corelibs' archivers: the

@@ -50,7 +50,7 @@ extension AppSettingsObject {
     /// The data path: store → keyed-archive reader (validates every byte) → stored values →
     /// schema migration → per-setting conversion and `validate` → `checkAfterDecode()`.
     func loadStoredState(refresh: Bool) -> AppSettingsError? {
-        let found: (object: StoredObject, source: StoredSource)?
+        let found: (object: PreferencesValue, source: StoredSource)?
         do {
             try checkStorable()
             found = try store.read(refresh: refresh)
@@ -73,7 +73,7 @@ extension AppSettingsObject {
     }
 
     /// Decodes what was read from the store into this unpublished object.
-    func loadStoredState(from object: StoredObject, source: StoredSource) -> AppSettingsError? {
+    func loadStoredState(from object: PreferencesValue, source: StoredSource) -> AppSettingsError? {
         var result = LoadResult()
         switch object {
         case .other(_, let typeName):
@@ -87,7 +87,7 @@ extension AppSettingsObject {
         _state.withLock { state in
             state.unknownStoredValues = result.unknownStoredValues
             state.storedSchemaVersion = result.storedSchemaVersion
-            state.unreadableStoredObject = result.error == nil ? nil : object
+            state.unreadableStoredValue = result.error == nil ? nil : object
             state.lastLoadError = result.error
             state.savedGeneration = state.generation
         }
@@ -107,15 +107,15 @@ extension AppSettingsObject {
         var problems = LoadProblems()
         do {
             reader = try KeyedArchiveReader(data)
-            let set = try reader.storedSet()
-            if let format = set.formatVersion, format > ArchiveFormat.formatVersion {
+            let root = try reader.root()
+            if let format = root.formatVersion, format > ArchiveFormat.formatVersion {
                 throw ArchiveFormatError(
                     "it was written in format \(format) by a newer version of AppSettings; "
                         + "this version reads formats up to \(ArchiveFormat.formatVersion)")
             }
-            result.storedSchemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
-            entries.reserveCapacity(set.settings.count)
-            for (name, field) in set.settings {
+            result.storedSchemaVersion = root.schemaVersion.flatMap { Int(exactly: $0) }
+            entries.reserveCapacity(root.settings.count)
+            for (name, field) in root.settings {
                 do {
                     entries[name] = try reader.value(of: field, depth: 2)
                 } catch {

@@ -39,7 +39,7 @@ extension AppSettingsObject {
                     limit: SettingsStore.maximumByteCount
                 )
             }
-            let backupKey = try store.write(data, backingUp: snapshot.unreadableStoredObject)
+            let backupKey = try store.write(data, backingUp: snapshot.unreadableStoredValue)
             markSaved(snapshot, backedUp: backupKey != nil)
             return (data, backupKey)
         }
@@ -78,7 +78,7 @@ extension AppSettingsObject {
         var nested: [Int: Snapshot]
         var unknownStoredValues: [String: _StoredValue]
         var storedSchemaVersion: Int?
-        var unreadableStoredObject: StoredObject?
+        var unreadableStoredValue: PreferencesValue?
     }
 
     func takeSnapshot(onlyIfUnsaved: Bool) -> Snapshot? {
@@ -90,7 +90,7 @@ extension AppSettingsObject {
                 nested: [:],
                 unknownStoredValues: state.unknownStoredValues,
                 storedSchemaVersion: state.storedSchemaVersion,
-                unreadableStoredObject: state.unreadableStoredObject
+                unreadableStoredValue: state.unreadableStoredValue
             )
         }
         guard var snapshot else { return nil }
@@ -102,12 +102,13 @@ extension AppSettingsObject {
         return snapshot
     }
 
-    /// The stored form of a snapshot: declared settings plus the carried-over unknown ones.
-    func storedSettings(_ snapshot: Snapshot) throws -> [String: _StoredValue] {
+    /// A snapshot encoded as value trees by stored name: the declared settings plus the
+    /// carried-over unknown ones. What the archive writer and `hash` take.
+    func encodedSettings(_ snapshot: Snapshot) throws -> [String: _StoredValue] {
         var settings = snapshot.unknownStoredValues
         for slot in slots where !slot.isConstant {
             if let nested = snapshot.nested[slot.index] {
-                settings[slot.name] = .dictionary(try slot.nestedObject?.storedSettings(nested) ?? [:])
+                settings[slot.name] = .dictionary(try slot.nestedObject?.encodedSettings(nested) ?? [:])
             } else if let value = snapshot.values[slot.index] {
                 do {
                     settings[slot.name] = try slot.storedValue(of: value)
@@ -121,13 +122,13 @@ extension AppSettingsObject {
 
     func archive(_ snapshot: Snapshot) throws -> Data {
         let schemaVersion = max(snapshot.storedSchemaVersion ?? 0, type(of: self).schemaVersion)
-        return KeyedArchiveWriter.archive(schemaVersion: Int64(schemaVersion), settings: try storedSettings(snapshot))
+        return KeyedArchiveWriter.archive(schemaVersion: Int64(schemaVersion), settings: try encodedSettings(snapshot))
     }
 
     private func markSaved(_ snapshot: Snapshot, backedUp: Bool) {
         _state.withLock { state in
             state.savedGeneration = max(state.savedGeneration, snapshot.generation)
-            if backedUp { state.unreadableStoredObject = nil }
+            if backedUp { state.unreadableStoredValue = nil }
             if state.storedSchemaVersion.map({ $0 < type(of: self).schemaVersion }) ?? true {
                 state.storedSchemaVersion = type(of: self).schemaVersion
             }

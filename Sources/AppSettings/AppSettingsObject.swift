@@ -37,7 +37,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         var unknownStoredValues: [String: _StoredValue] = [:]
         var storedSchemaVersion: Int?
         /// What was stored when a load could not use all of it: backed up before it is replaced.
-        var unreadableStoredObject: StoredObject?
+        var unreadableStoredValue: PreferencesValue?
         var lastLoadError: AppSettingsError?
         var parent: WeakSettingsObject?
         var transactionDepth = 0

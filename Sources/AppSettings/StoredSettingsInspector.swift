@@ -229,17 +229,17 @@ extension StoredSettingsInspector {
     /// Reads a set as the library loads it: the same reader, the same format check.
     private static func readSet(_ data: Data) throws(ArchiveFormatError) -> [String: Any] {
         var reader = try KeyedArchiveReader(data)
-        let set = try reader.storedSet()
-        if let format = set.formatVersion, format > ArchiveFormat.formatVersion {
+        let root = try reader.root()
+        if let format = root.formatVersion, format > ArchiveFormat.formatVersion {
             throw ArchiveFormatError(
                 "it was written in format \(format) by a newer version of AppSettings; "
                     + "this version reads formats up to \(ArchiveFormat.formatVersion)")
         }
         var result: [String: Any] = [:]
-        if let schemaVersion = set.schemaVersion {
+        if let schemaVersion = root.schemaVersion {
             result[schemaVersionKey] = Int(exactly: schemaVersion) ?? schemaVersion
         }
-        for (name, field) in set.settings {
+        for (name, field) in root.settings {
             do {
                 result[name] = jsonValue(try reader.value(of: field, depth: 2))
             } catch {

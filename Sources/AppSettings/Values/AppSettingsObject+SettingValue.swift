@@ -10,7 +10,7 @@ extension AppSettingsObject: SettingValue {
     /// Stores the object's settings as a dictionary.
     public static func _storedValue(of value: AppSettingsObject) throws -> _StoredValue {
         guard let snapshot = value.takeSnapshot(onlyIfUnsaved: false) else { return .dictionary([:]) }
-        return .dictionary(try value.storedSettings(snapshot))
+        return .dictionary(try value.encodedSettings(snapshot))
     }
 
     /// Creates a new object (developer defaults, nothing loaded from `UserDefaults`) filled with

@@ -116,7 +116,7 @@ struct StoredSetContents {
 
     init(_ data: Data) throws {
         var reader = try KeyedArchiveReader(data)
-        let set = try reader.storedSet()
+        let set = try reader.root()
         formatVersion = set.formatVersion
         schemaVersion = set.schemaVersion
         for (name, field) in set.settings { settings[name] = try reader.value(of: field, depth: 1) }

@@ -246,8 +246,9 @@ extension KeyedArchiveReader {
         case inline(plistIndex: Int)
     }
 
-    /// A stored settings set, its values not yet decoded.
-    struct StoredSet {
+    /// The root object of a settings archive: its format fields and where each setting is, the
+    /// values not yet decoded.
+    struct ArchiveRoot {
         var formatVersion: Int64?
         var schemaVersion: Int64?
         /// Absent in format 1 and in archives not written by this library.
@@ -256,11 +257,11 @@ extension KeyedArchiveReader {
     }
 
     /// The settings set at the root, in either format (see ``ArchiveFormat``).
-    mutating func storedSet() throws(ArchiveFormatError) -> StoredSet {
+    mutating func root() throws(ArchiveFormatError) -> ArchiveRoot {
         guard let root = try objectDescription(uid: rootUID) else {
             throw ArchiveFormatError("the archive's root is not an object")
         }
-        var set = StoredSet()
+        var set = ArchiveRoot()
         if root.className == "NSDictionary" || root.className == "NSMutableDictionary" {
             var fields: [String: Int] = [:]
             for entry in try dictionaryEntries(uid: rootUID) { fields[entry.key] = entry.valueUID }

@@ -20,7 +20,7 @@
             UserDefaults.standard.removePersistentDomain(forName: name)
         }
 
-        func value(forKey key: String) -> StoredObject? {
+        func value(forKey key: String) -> PreferencesValue? {
             guard let value = userDefaults.object(forKey: key) else { return nil }
             if let data = value as? Data { return .data(data) }
             return .other(value, typeName: foundTypeName(of: value))

@@ -44,7 +44,7 @@
 
         // MARK: Values
 
-        func value(forKey key: String) -> StoredObject? {
+        func value(forKey key: String) -> PreferencesValue? {
             // `object(forKey:)` bridges stored data to `Data` byte by byte (about 65 ns a byte);
             // CoreFoundation hands out the stored object (an `NSData`), whose bytes are copied at once.
             if let value = CFPreferencesCopyAppValue(cfString(key), location.applicationName),

@@ -1,7 +1,8 @@
 import Foundation
 
-/// What was found under a settings key.
-enum StoredObject: @unchecked Sendable {
+/// What a `UserDefaults` key holds, as the store found it (the bytes of a settings set, or
+/// something other code wrote there).
+enum PreferencesValue: @unchecked Sendable {
     /// Bytes, as a settings set is stored.
     case data(Data)
     /// Something else, written by other code; its type's name for messages. Never overwritten
@@ -58,7 +59,7 @@ struct SettingsStore: @unchecked Sendable {
     }
 
     /// Reads what is stored, re-reading the domain from disk first when `refresh` is set.
-    func read(refresh: Bool) throws -> (object: StoredObject, source: StoredSource)? {
+    func read(refresh: Bool) throws -> (object: PreferencesValue, source: StoredSource)? {
         try domain.withLock(exclusive: false, key: key) {
             if refresh { domain.refresh() }
             if let object = domain.value(forKey: key) { return (object, .userDefaults) }
@@ -78,7 +79,7 @@ struct SettingsStore: @unchecked Sendable {
     /// Writes `data` under the key and flushes it to disk. When `backup` is given (what a load
     /// could not use), it is first kept under ``backupKey(date:)``; that key is returned.
     @discardableResult
-    func write(_ data: Data, backingUp backup: StoredObject?) throws -> String? {
+    func write(_ data: Data, backingUp backup: PreferencesValue?) throws -> String? {
         try domain.withLock(exclusive: true, key: key) {
             var backupKey: String?
             if let backup {

@@ -17,6 +17,7 @@ let package = Package(
     targets: [
         .target(
             name: "AppSettings",
+            exclude: ["Internal/README.md"],
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         .executableTarget(name: "AppSettingsInspector", dependencies: ["AppSettings"], path: "Inspector"),

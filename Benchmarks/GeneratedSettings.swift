@@ -488,6 +488,10 @@ struct PlainSettings200: Codable, Sendable {
     var checksum: Int { setting1 &+ setting3.utf8.count &+ setting5.count }
 }
 
+#if DEBUG
+typealias Settings2000 = Settings200
+typealias PlainSettings2000 = PlainSettings200
+#else
 /// Settings 0 to 49 of `Settings2000`.
 class Settings2000Part0: AppSettingsObject, @unchecked Sendable {
     @Setting final var setting0: Bool = true
@@ -9196,6 +9200,7 @@ struct PlainSettings2000Part39: Sendable {
         try container.encode(setting1999, forKey: BenchmarkCodingKey.all[1999])
     }
 }
+#endif
 
 /// The keys of the written-out `Codable` conformances: `setting0` to `setting1999`.
 struct BenchmarkCodingKey: CodingKey {

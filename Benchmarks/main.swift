@@ -8,6 +8,17 @@
 @_spi(Testing) import AppSettings
 import Foundation
 
+// A debug build measures nothing worth quoting, and compiles stand-ins for the large sets.
+#if DEBUG
+    let isDebugBuild = true
+#else
+    let isDebugBuild = false
+#endif
+if isDebugBuild {
+    FileHandle.standardError.write(Data("Benchmarks measure release builds: swift run -c release Benchmarks\n".utf8))
+    exit(2)
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 let microSamples = quick ? 41 : 301
 let clock = ContinuousClock()

@@ -63,13 +63,57 @@ extension AppSettingsObject {
             return error
         }
         guard let found else {
+            // Never stored: values per-key storage kept under legacy keys, if any.
+            var problems = LoadProblems()
+            let imported = loadLegacyValues(problems: &problems)
+            let error = problems.error(key: userDefaultsKey)
             _state.withLock { state in
-                state.lastLoadError = nil
+                state.lastLoadError = error
                 state.savedGeneration = state.generation
+                // Imported values are unsaved, so the next synchronization stores them in the set.
+                if imported { state.generation &+= 1 }
             }
-            return nil
+            return error
         }
         return loadStoredState(from: found.object, source: found.source)
+    }
+
+    /// Loads the values under the settings' legacy keys (nested objects' too) into this
+    /// unpublished object, as a load would: converted, validated, then `checkAfterDecode()`.
+    /// Returns whether any value was found.
+    private func loadLegacyValues(problems: inout LoadProblems) -> Bool {
+        let entries = legacyEntries(in: store.domain, path: "", problems: &problems)
+        guard !entries.isEmpty else { return false }
+        _ = apply(entries) { problem in
+            problems.append(setting: problem.setting, reason: "its legacy value \(problem.reason)")
+        }
+        return true
+    }
+
+    /// The values under this object's legacy keys in `domain` (the top object's: a nested
+    /// object's own store is not where its parent's settings live) as stored values, by stored name.
+    private func legacyEntries(
+        in domain: PreferencesDomain,
+        path: String,
+        problems: inout LoadProblems
+    ) -> [String: _StoredValue] {
+        var entries: [String: _StoredValue] = [:]
+        for slot in slots where !slot.isConstant {
+            if let nested = slot.nestedObject {
+                let nestedEntries = nested.legacyEntries(in: domain, path: path + slot.name + ".", problems: &problems)
+                if !nestedEntries.isEmpty { entries[slot.name] = .dictionary(nestedEntries) }
+                continue
+            }
+            guard let key = slot.legacyKey, let value = domain.storedObject(forKey: key) else { continue }
+            guard let stored = _StoredValue(propertyListValue: value) else {
+                problems.append(
+                    setting: path + slot.name,
+                    reason: "the legacy key '\(key)' holds \(foundTypeName(of: value)), expected \(slot.valueTypeName)")
+                continue
+            }
+            entries[slot.name] = stored
+        }
+        return entries
     }
 
     /// Decodes what was read from the store into this unpublished object.

@@ -158,15 +158,41 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     // MARK: The shared instance
 
-    /// The one instance of this subclass bound to `UserDefaults.standard`, created on first use.
+    /// The one instance of this subclass, bound to ``sharedUserDefaults``, created on first use.
     ///
     /// Each subclass has its own; it is created exactly once even when many threads ask at the
     /// same moment.
     public static var shared: Self {
-        let instance = SharedInstances.instance(of: self) { self.init(userDefaults: .standard) }
+        let instance = SharedInstances.instance(of: self) { self.init(userDefaults: self.sharedUserDefaults) }
         // The registry stores what `self.init` created for exactly this class.
         return unsafeDowncast(instance, to: self)
     }
+
+    /// The `UserDefaults` that ``shared`` is bound to: `.standard` unless a subclass overrides it.
+    ///
+    /// Override it to share settings with an app's extensions through an App Group suite:
+    ///
+    /// ```swift
+    /// override class var sharedUserDefaults: UserDefaults {
+    ///     UserDefaults(suiteName: "group.com.example.app")!
+    /// }
+    /// ```
+    ///
+    /// The same override points `shared` at a scratch suite in SwiftUI previews and tests, so that
+    /// they never touch what the app stored:
+    ///
+    /// ```swift
+    /// override class var sharedUserDefaults: UserDefaults {
+    ///     if ProcessInfo.processInfo.environment["XCODE_RUNNING_FOR_PREVIEWS"] == "1" {
+    ///         return UserDefaults(suiteName: "MyApp.previews")!
+    ///     }
+    ///     return .standard
+    /// }
+    /// ```
+    ///
+    /// It is read once, when `shared` is first used; each subclass has its own `shared` and reads
+    /// its own override.
+    open class var sharedUserDefaults: UserDefaults { .standard }
 
     // MARK: Developer defaults and hooks
 

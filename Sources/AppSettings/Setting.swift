@@ -30,15 +30,21 @@ public struct Setting<Value: SettingValue> {
     ///   - wrappedValue: The developer default.
     ///   - storedName: The name the value is stored and exported under; by default the property's
     ///     name. Give the old name here to rename a property without losing what users stored.
+    ///   - legacyKey: The `UserDefaults` key this value was kept under before the app adopted
+    ///     AppSettings (`@AppStorage("sound_level")`, Defaults, `set(_:forKey:)`). While the set
+    ///     has never been stored, a value under that key in the same `UserDefaults` is loaded
+    ///     instead of the developer default (converted as ``AppSettingsObject/update(from:)``
+    ///     converts, then validated); once the set is stored, the key is never read again.
     ///   - validate: Called with every value assigned or loaded; what it returns is kept. Use it
     ///     for range checks: `validate: { min(max($0, 0), 1) }`.
     public init(
         wrappedValue: Value,
         _ storedName: String? = nil,
+        legacyKey: String? = nil,
         validate: (@Sendable (Value) -> Value)? = nil
     ) {
         let initialValue = validate?(wrappedValue) ?? wrappedValue
-        slot = SettingSlot(initialValue: initialValue, storedName: storedName, validate: validate)
+        slot = SettingSlot(initialValue: initialValue, storedName: storedName, legacyKey: legacyKey, validate: validate)
         SlotRegistration.push(slot)
     }
 

@@ -17,11 +17,14 @@ class AnySettingSlot: @unchecked Sendable {
     /// What Observation tracks for this setting.
     @usableFromInline final var observationKeyPath: KeyPath<AppSettingsObject, Int> = ObservationKeys.placeholder
     final let explicitStoredName: String?
+    /// The key a per-key library stored this setting under before the app adopted AppSettings.
+    final let legacyKey: String?
     /// Whether the value type is a settings object (a nested one), known without a cast.
     final let holdsSettingsObject: Bool
 
-    init(explicitStoredName: String?, holdsSettingsObject: Bool) {
+    init(explicitStoredName: String?, legacyKey: String?, holdsSettingsObject: Bool) {
         self.explicitStoredName = explicitStoredName
+        self.legacyKey = legacyKey
         self.holdsSettingsObject = holdsSettingsObject
     }
 
@@ -56,12 +59,16 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     let initialValue: Value
     @usableFromInline let validate: (@Sendable (Value) -> Value)?
 
-    init(initialValue: Value, storedName: String?, validate: (@Sendable (Value) -> Value)?) {
+    init(initialValue: Value, storedName: String?, legacyKey: String?, validate: (@Sendable (Value) -> Value)?) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: initialValue)
         self.initialValue = initialValue
         self.validate = validate
-        super.init(explicitStoredName: storedName, holdsSettingsObject: Value.self is AppSettingsObject.Type)
+        super.init(
+            explicitStoredName: storedName,
+            legacyKey: legacyKey,
+            holdsSettingsObject: Value.self is AppSettingsObject.Type
+        )
     }
 
     deinit {

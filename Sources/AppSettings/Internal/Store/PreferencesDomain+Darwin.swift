@@ -26,6 +26,15 @@
             return .other(value, typeName: foundTypeName(of: value))
         }
 
+        /// What the app or a per-key library stored under `key`, leaving out a value equal to the
+        /// one `register(defaults:)` registered (the registration domain is a volatile domain).
+        func storedObject(forKey key: String) -> Any? {
+            guard let value = userDefaults.object(forKey: key) else { return nil }
+            let registered = userDefaults.volatileDomain(forName: UserDefaults.registrationDomain)[key]
+            if let registered, (registered as AnyObject).isEqual(value) { return nil }
+            return value
+        }
+
         func setData(_ data: Data, forKey key: String) { userDefaults.set(data, forKey: key) }
         func setObject(_ object: Any, forKey key: String) { userDefaults.set(object, forKey: key) }
         func removeObject(forKey key: String) { userDefaults.removeObject(forKey: key) }

@@ -67,6 +67,12 @@
             CFPreferencesSetAppValue(cfString(key), object, location.applicationName)
         }
 
+        /// What the app or a per-key library stored under `key`, leaving out `register(defaults:)`
+        /// values (corelibs keeps those in `UserDefaults`, not in CoreFoundation's domain).
+        func storedObject(forKey key: String) -> Any? {
+            CFPreferencesCopyAppValue(cfString(key), location.applicationName)
+        }
+
         func setObject(_ object: Any, forKey key: String) { userDefaults.set(object, forKey: key) }
         func removeObject(forKey key: String) { userDefaults.removeObject(forKey: key) }
         func synchronize() -> Bool { userDefaults.synchronize() }

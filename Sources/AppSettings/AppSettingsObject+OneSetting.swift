@@ -1,0 +1,52 @@
+import Foundation
+
+/// Lets members that take a key path of the settings object's own class infer that class, so
+/// that `settings.resetToDeveloperDefault(\.soundLevel)` compiles. Every ``AppSettingsObject``
+/// conforms; there is nothing to implement.
+public protocol _AppSettingsObjectKeyPaths: AppSettingsObject {}
+
+extension AppSettingsObject: _AppSettingsObjectKeyPaths {}
+
+extension _AppSettingsObjectKeyPaths {
+    /// Sets one setting back to its developer default, leaving the others as they are.
+    ///
+    /// ```swift
+    /// settings.resetToDeveloperDefault(\.soundLevel)
+    /// settings.resetToDeveloperDefault(\MySettings.audio)        // a nested settings object, whole
+    /// settings.resetToDeveloperDefault(\MySettings.audio.volume) // one of its settings
+    /// ```
+    ///
+    /// The developer default is the value ``AppSettingsObject/resetToDeveloperDefaults()``
+    /// produces, your override included. The change is an ordinary assignment: validated,
+    /// observed, announced by ``AppSettingsObject/didChangeNotification`` and unsaved until
+    /// ``AppSettingsObject/synchronizeToUserDefaults()``. A nested settings object keeps its
+    /// identity; its settings are reset in one step.
+    public func resetToDeveloperDefault<Value: SettingValue>(_ keyPath: ReferenceWritableKeyPath<Self, Value>) {
+        let defaults = developerDefaults()
+        let value = defaults[keyPath: keyPath]
+        if let nested = self[keyPath: keyPath] as? AppSettingsObject, let defaultNested = value as? AppSettingsObject {
+            nested.replaceValues(as: .change) { $0.copyValues(from: defaultNested) }
+        } else {
+            self[keyPath: keyPath] = value
+        }
+    }
+
+    /// Whether one setting holds its developer default (see ``resetToDeveloperDefault(_:)``); a
+    /// nested settings object holds it when each of its settings does.
+    public func isDeveloperDefault<Value: SettingValue>(_ keyPath: KeyPath<Self, Value>) -> Bool {
+        let current = self[keyPath: keyPath]
+        let developerDefault = developerDefaults()[keyPath: keyPath]
+        if let nested = current as? AppSettingsObject, let defaultNested = developerDefault as? AppSettingsObject {
+            return nested.isEqual(defaultNested)
+        }
+        return Value._isSameSettingValue(current, developerDefault)
+    }
+
+    /// A scratch object of this class holding the developer defaults (the override's included).
+    private func developerDefaults() -> Self {
+        let scratch = makeScratchCopy(copyingValues: false)
+        scratch.resetToDeveloperDefaults()
+        // `makeScratchCopy` creates an instance of this object's own class.
+        return unsafeDowncast(scratch, to: Self.self)
+    }
+}

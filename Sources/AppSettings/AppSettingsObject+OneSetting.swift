@@ -3,11 +3,11 @@ import Foundation
 /// Lets members that take a key path of the settings object's own class infer that class, so
 /// that `settings.resetToDeveloperDefault(\.soundLevel)` compiles. Every ``AppSettingsObject``
 /// conforms; there is nothing to implement.
-public protocol _AppSettingsObjectKeyPaths: AppSettingsObject {}
+public protocol AppSettingsKeyPathMembers: AppSettingsObject {}
 
-extension AppSettingsObject: _AppSettingsObjectKeyPaths {}
+extension AppSettingsObject: AppSettingsKeyPathMembers {}
 
-extension _AppSettingsObjectKeyPaths {
+extension AppSettingsKeyPathMembers {
     /// Sets one setting back to its developer default, leaving the others as they are.
     ///
     /// ```swift

@@ -213,32 +213,37 @@ extension AppSettingsObject {
         problem: (SettingProblem) throws -> Void
     ) rethrows -> [String: _StoredValue] {
         var unknown = entries
+        // Converted and validated outside the lock (`validate` is the app's code), then stored
+        // under it in one go: this object is unpublished, so nothing is compared or announced.
+        var decoded: [(slot: AnySettingSlot, value: Any)] = []
+        decoded.reserveCapacity(slots.count)
         for slot in slots where !slot.isConstant {
             guard let stored = unknown.removeValue(forKey: slot.name) else { continue }
-            let setting = path + slot.name
             if let nested = slot.nestedObject {
                 guard case .dictionary(let nestedEntries) = stored else {
                     try problem(
                         SettingProblem(
-                            setting: setting, expected: "dictionary",
+                            setting: path + slot.name, expected: "dictionary",
                             reason: "holds \(stored.kindDescription), expected settings"))
                     continue
                 }
-                let nestedUnknown = try nested.apply(nestedEntries, path: setting + ".", problem: problem)
+                let nestedUnknown = try nested.apply(nestedEntries, path: path + slot.name + ".", problem: problem)
                 nested._state.withLock { $0.unknownStoredValues = nestedUnknown }
                 continue
             }
             do {
-                let value = try slot.decode(stored)
-                _ = _state.withLock { _ in slot.assign(value) }
+                decoded.append((slot, try slot.decode(stored)))
             } catch let mismatch as _StoredValueMismatch {
                 try problem(
                     SettingProblem(
-                        setting: setting, expected: slot.valueTypeName,
+                        setting: path + slot.name, expected: slot.valueTypeName,
                         reason: "holds \(mismatch.found), expected \(mismatch.expected)"))
             } catch {
-                try problem(SettingProblem(setting: setting, expected: slot.valueTypeName, reason: "\(error)"))
+                try problem(SettingProblem(setting: path + slot.name, expected: slot.valueTypeName, reason: "\(error)"))
             }
+        }
+        _state.withLock { _ in
+            for (slot, value) in decoded { slot.store(value) }
         }
         checkAfterDecode()
         return unknown

@@ -206,8 +206,10 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     open func resetToDeveloperDefaults() {
         if !isPublished {
             _state.withLock { _ in
-                for slot in slots where slot.nestedObject == nil {
+                // A fresh object's slots hold their developer defaults already.
+                for slot in slots where !slot.holdsInitialValue && slot.nestedObject == nil {
                     _ = slot.assign(slot.initialValueForAssignment())
+                    slot.holdsInitialValue = true
                 }
             }
             for slot in slots { slot.nestedObject?.resetToDeveloperDefaults() }

@@ -249,7 +249,9 @@ extension Array: SettingValue where Element: SettingValue {
 
     /// Element by element.
     public static func _isSameSettingValue(_ lhs: [Element], _ rhs: [Element]) -> Bool {
-        lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { Element._isSameSettingValue($0, $1) }
+        guard lhs.count == rhs.count else { return false }
+        for index in lhs.indices where !Element._isSameSettingValue(lhs[index], rhs[index]) { return false }
+        return true
     }
 }
 

@@ -12,6 +12,9 @@ class AnySettingSlot: @unchecked Sendable {
     final var changeUserInfo: [AnyHashable: Any] = [:]
     /// Whether the `const` rule keeps this setting out of storage.
     @usableFromInline final var isConstant = false
+    /// Whether the value is the developer default it was created with (never assigned since, or
+    /// reset): a fresh object's reset to developer defaults skips these slots.
+    @usableFromInline final var holdsInitialValue = true
     /// The position in the owner's declaration order.
     @usableFromInline final var index = 0
     /// What Observation tracks for this setting.
@@ -38,6 +41,8 @@ class AnySettingSlot: @unchecked Sendable {
     func initialValueForAssignment() -> Any { () }
     /// Assigns what `decode` or `initialValueForAssignment` returned; tells whether it changed anything.
     func assign(_ value: Any) -> Bool { false }
+    /// Assigns what `decode` returned without comparing: for objects nobody else sees yet.
+    func store(_ value: Any) {}
     /// The current value, as `Any`.
     var anyValue: Any { () }
     /// The settings object the value is, when it is a nested one.
@@ -79,7 +84,10 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     /// The current value; read and written only under the owner's lock.
     @inlinable var value: Value {
         get { storage.pointee }
-        set { storage.pointee = newValue }
+        set {
+            storage.pointee = newValue
+            holdsInitialValue = false
+        }
     }
 
     override func storedValue(of value: Any) throws -> _StoredValue {
@@ -100,6 +108,10 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
         guard let newValue = newValue as? Value, !Value._isSameSettingValue(value, newValue) else { return false }
         value = newValue
         return true
+    }
+
+    override func store(_ newValue: Any) {
+        if let newValue = newValue as? Value { value = newValue }
     }
 
     override var anyValue: Any { value }

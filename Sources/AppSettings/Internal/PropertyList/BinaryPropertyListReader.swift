@@ -153,10 +153,12 @@ struct BinaryPropertyListReader {
         case 0x5:
             let length = try count(marker: marker, at: &position)
             try checkRange(position, length)
-            guard let string = String(bytes: bytes[position..<(position + length)], encoding: .ascii) else {
+            let ascii = bytes[position..<(position + length)]
+            guard !ascii.contains(where: { $0 >= 0x80 }) else {
                 throw ArchiveFormatError("ASCII string holds a non-ASCII byte")
             }
-            return .string(string)
+            // ASCII is valid UTF-8: no second validation pass, no Foundation encoding lookup.
+            return .string(String(decoding: ascii, as: UTF8.self))
         case 0x6:
             let length = try count(marker: marker, at: &position)
             guard length <= offsetTableStart / 2 else { throw ArchiveFormatError("string is too long") }

@@ -171,6 +171,30 @@
 
         /// The location of `userDefaults`' domain, made once per domain.
         static func of(_ userDefaults: UserDefaults) -> DomainLocation {
+            // Most objects of a process share a few `UserDefaults`: the reflection below runs once
+            // for each, not for every settings object.
+            let identity = ObjectIdentifier(userDefaults)
+            if let known = byObject.withLock({ $0[identity] }), known.userDefaults === userDefaults {
+                return known.location
+            }
+            let location = locate(userDefaults)
+            byObject.withLock { entries in
+                entries = entries.filter { $0.value.userDefaults != nil }
+                entries[identity] = KnownUserDefaults(userDefaults: userDefaults, location: location)
+            }
+            return location
+        }
+
+        /// A `UserDefaults` whose location is known; weak, so that a new object at the same address
+        /// is never taken for it.
+        private struct KnownUserDefaults {
+            weak var userDefaults: UserDefaults?
+            let location: DomainLocation
+        }
+
+        private static let byObject = Protected<[ObjectIdentifier: KnownUserDefaults]>([:])
+
+        private static func locate(_ userDefaults: UserDefaults) -> DomainLocation {
             let suiteName: String?
             if userDefaults === UserDefaults.standard {
                 suiteName = nil

@@ -8,13 +8,17 @@
 @_spi(Testing) import AppSettings
 import Foundation
 
+/// Whether this is a debug build: a function, so that neither configuration sees dead code.
+func isDebugBuild() -> Bool {
+    #if DEBUG
+        true
+    #else
+        false
+    #endif
+}
+
 // A debug build measures nothing worth quoting, and compiles stand-ins for the large sets.
-#if DEBUG
-    let isDebugBuild = true
-#else
-    let isDebugBuild = false
-#endif
-if isDebugBuild {
+if isDebugBuild() {
     FileHandle.standardError.write(Data("Benchmarks measure release builds: swift run -c release Benchmarks\n".utf8))
     exit(2)
 }

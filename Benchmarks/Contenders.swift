@@ -34,15 +34,33 @@ final class MutexSettings: Sendable {
     }
 }
 
-/// The Mutex-guarded property with Observation's read tracking added, as `@Observable` does:
-/// the difference to `MutexSettings` is what observation costs a read that nobody observes.
+/// The Mutex-guarded property with what the library's contract adds to every setting, as an
+/// `@Observable` class written by hand for threads would: Observation's read tracking on every
+/// read; on every change, Observation's `withMutation` and one `NotificationCenter` post naming
+/// the setting. The difference to `MutexSettings` is what that contract costs anyone.
 final class ObservedMutexSettings: Observable, Sendable {
     private let values = Mutex(0.5)
     private let registrar = ObservationRegistrar()
+    static let didChange = Notification.Name("ObservedMutexSettingsDidChange")
+    /// Made once, as the library makes one per setting; only read.
+    nonisolated(unsafe) private static let changeUserInfo: [AnyHashable: Any] = ["names": ["volume"]]
 
     var volume: Double {
-        registrar.access(self, keyPath: \.volume)
-        return values.withLock { $0 }
+        get {
+            registrar.access(self, keyPath: \.volume)
+            return values.withLock { $0 }
+        }
+        set {
+            let changed = registrar.withMutation(of: self, keyPath: \.volume) {
+                values.withLock { value in
+                    defer { value = newValue }
+                    return value != newValue
+                }
+            }
+            if changed {
+                NotificationCenter.default.post(name: Self.didChange, object: self, userInfo: Self.changeUserInfo)
+            }
+        }
     }
 }
 

@@ -90,6 +90,9 @@ func measureOneSetting() throws {
         [
             .repeated("AppSettings @Setting", iterations: fast) { settings.volume = $0 & 1 == 0 ? 0.25 : 0.75 },
             .repeated("Mutex-guarded property", iterations: fast) { guarded.volume = $0 & 1 == 0 ? 0.25 : 0.75 },
+            .repeated("Mutex-guarded property + withMutation + one post", iterations: fast) {
+                observed.volume = $0 & 1 == 0 ? 0.25 : 0.75
+            },
             .repeated("NotificationCenter.post alone (no observer)", iterations: fast) { index in
                 center.post(name: notificationName, object: nil, userInfo: ["index": index])
             },
@@ -318,39 +321,45 @@ func goal(_ met: Bool, _ text: String) {
     print("- \(met ? "MET    " : "NOT MET") \(text)")
 }
 
-for type in ["Double", "String"] {
-    let appSettings = table.value("read \(type)", "AppSettings @Setting")
-    let guarded = table.value("read \(type)", "Mutex-guarded property")
-    let userDefaults = table.value(
-        "read \(type)", type == "Double" ? "UserDefaults.double(forKey:)" : "UserDefaults.string(forKey:)")
+// The goals of the re-based performance issue: what per-setting observation and a notification
+// per change cost anyone (an `@Observable`-style property written for threads) is the floor.
+do {
+    let appSettings = table.value("read Double", "AppSettings @Setting")
+    let observed = table.value("read Double", "Mutex-guarded property + Observation access")
+    let userDefaults = table.value("read Double", "UserDefaults.double(forKey:)")
     goal(
-        appSettings <= 1.5 * guarded,
-        "read \(type): " + String(format: "%.2fx the Mutex-guarded property (goal ≤ 1.5x)", appSettings / guarded))
+        appSettings <= 1.25 * observed,
+        String(
+            format: "read Double: %.2fx the Mutex-guarded property + Observation access (goal ≤ 1.25x)",
+            appSettings / observed))
     goal(
         userDefaults >= 30 * appSettings,
-        "read \(type): " + String(format: "%.1fx faster than UserDefaults (goal ≥ 30x)", userDefaults / appSettings))
-}
-for type in ["Double", "String"] {
-    let appSettings = table.value("write \(type)", "AppSettings @Setting")
-    let guarded = table.value("write \(type)", "Mutex-guarded property")
+        String(format: "read Double: %.1fx faster than UserDefaults (goal ≥ 30x)", userDefaults / appSettings))
+    let write = table.value("write Double", "AppSettings @Setting")
+    let contract = table.value("write Double", "Mutex-guarded property + withMutation + one post")
     goal(
-        appSettings <= 2 * guarded,
-        "write \(type): " + String(format: "%.2fx the Mutex-guarded property (goal ≤ 2x)", appSettings / guarded))
+        write <= 1.5 * contract,
+        String(
+            format: "write Double: %.2fx the Mutex-guarded property + withMutation + one post (goal ≤ 1.5x)",
+            write / contract))
 }
 for (operation, perKey, plist) in [
     ("save", "(a) set(_:forKey:) per setting + synchronize()", "(b) PropertyListEncoder + set + synchronize()"),
     ("load", "(a) typed read per setting", "(b) data(forKey:) + PropertyListDecoder"),
 ] {
     let name = operation == "save" ? "AppSettings synchronizeToUserDefaults()" : "AppSettings init(userDefaults:)"
-    let appSettings = table.value("\(operation) 200", name)
-    let pathA = table.value("\(operation) 200", perKey)
-    let pathB = table.value("\(operation) 200", plist)
-    goal(
-        appSettings <= 1.2 * pathB,
-        "\(operation) 200: " + String(format: "%.2fx the PropertyList path (b) (goal ≤ 1.2x)", appSettings / pathB))
-    goal(
-        appSettings < pathA,
-        "\(operation) 200: " + String(format: "%.2fx the per-key path (a) (goal < 1x)", appSettings / pathA))
+    for count in [20, 200, 2000] {
+        let appSettings = table.value("\(operation) \(count)", name)
+        let pathA = table.value("\(operation) \(count)", perKey)
+        let pathB = table.value("\(operation) \(count)", plist)
+        goal(
+            appSettings <= 1.2 * pathB,
+            "\(operation) \(count): "
+                + String(format: "%.2fx the PropertyList path (b) (goal ≤ 1.2x)", appSettings / pathB))
+        goal(
+            appSettings < pathA,
+            "\(operation) \(count): " + String(format: "%.2fx the per-key path (a) (goal < 1x)", appSettings / pathA))
+    }
     let perSetting200 = table.value("growth \(operation)", "200 settings") / 200
     let perSetting2000 = table.value("growth \(operation)", "2000 settings") / 2000
     goal(
@@ -364,9 +373,12 @@ goal(clean < 1_000, "clean synchronize: \(ResultTable.format(clean, isBytes: fal
 for count in [20, 200, 2000] {
     let archive = table.value("blob \(count)", "AppSettings archive")
     let plist = table.value("blob \(count)", "PropertyListEncoder (binary)")
-    goal(
-        archive <= 1.5 * plist,
-        String(format: "blob %d: %.2fx the PropertyListEncoder data (goal ≤ 1.5x)", count, archive / plist))
+    let ratio = String(format: "blob %d: %.2fx the PropertyListEncoder data", count, archive / plist)
+    if count == 20 {
+        print("- REPORT  \(ratio) (an archive's fixed part dominates a small set)")
+    } else {
+        goal(archive <= 1.5 * plist, ratio + " (goal ≤ 1.5x)")
+    }
 }
 print("")
 print(String(format: "Total time: %.1f s", Double((clock.now - started).components.seconds)))

@@ -261,7 +261,10 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// Reads a setting's value; used by ``Setting``.
     @inlinable
     final func _readSetting<Value>(_ slot: SettingSlot<Value>) -> Value {
-        _registrar.access(self, keyPath: slot.observationKeyPath)
+        // Observation keys live as long as the process (ObservationKeys keeps them): no retain.
+        Unmanaged.passUnretained(slot.observationKeyPath)._withUnsafeGuaranteedRef { keyPath in
+            _registrar.access(self, keyPath: keyPath)
+        }
         return _state.withLock { _ in slot.value }
     }
 

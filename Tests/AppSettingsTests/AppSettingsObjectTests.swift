@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable @_spi(Testing) import AppSettings
@@ -278,40 +277,9 @@ struct AppSettingsObjectTests {
         #expect(description.contains("soundLevel = 0.5"))
         #expect(description.contains("theme = light"))
     }
-
-    @Test func sharedIsOnePerSubclass() {
-        let first: AppSettingsObject = SharedA.shared
-        let second: AppSettingsObject = SharedA.shared
-        let other: AppSettingsObject = SharedB.shared
-        #expect(first === second)
-        #expect(other !== first)
-        #expect(type(of: other) == SharedB.self)
-        #expect(first.userDefaults === UserDefaults.standard)
-    }
-
-    @Test func sharedIsCreatedOnceUnderConcurrentFirstAccess() async {
-        let identities = await withTaskGroup(of: ObjectIdentifier.self) { group in
-            for _ in 0..<64 {
-                group.addTask { ObjectIdentifier(CountedShared.shared) }
-            }
-            return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
-        }
-        #expect(identities.count == 1)
-        #expect(CountedShared.initializations.withLock { $0 } == 1)
-    }
 }
 
 let foundationClasses: [AnyClass] = [
     NSDictionary.self, NSArray.self, NSSet.self, NSString.self, NSNumber.self, NSData.self, NSDate.self,
     NSURL.self, NSUUID.self, NSNull.self,
 ]
-
-final class SharedA: AppSettingsObject, @unchecked Sendable {
-    @Setting var value = 1
-    override var userDefaultsKeyPostfix: String { "AppSettingsTests.SharedA" }
-}
-
-final class SharedB: AppSettingsObject, @unchecked Sendable {
-    @Setting var value = 1
-    override var userDefaultsKeyPostfix: String { "AppSettingsTests.SharedB" }
-}

@@ -10,17 +10,54 @@ import Testing
 struct ConcurrencyTests {
     let suite = TemporarySuite()
 
-    /// A set whose three settings must always agree: `label == "v\(counter)"` and
-    /// `values == [counter, counter]`, enforced by `checkAfterDecode` and written together.
-    final class Triple: AppSettingsObject, @unchecked Sendable {
+    /// Settings written one by one from many threads, with no rule between them.
+    final class Mixed: AppSettingsObject, @unchecked Sendable {
         @Setting var counter = 0
         @Setting var label = "v0"
         @Setting var values = [0, 0]
     }
 
+    /// A set whose three settings must always agree: `label == "v\(counter)"` and
+    /// `values == [counter, counter, counter]`. It is only ever changed whole (by `update(from:)`,
+    /// the resets and loads), so every state anyone can see must be whole: a snapshot
+    /// (`dictionaryRepresentation()`), a stored archive, a load (`checkAfterDecode` records any
+    /// torn set it is handed).
+    final class Triple: AppSettingsObject, @unchecked Sendable {
+        @Setting var counter = 0
+        @Setting var label = "v0"
+        @Setting var values = [0, 0, 0]
+
+        /// Descriptions of the torn sets `checkAfterDecode` was handed, by any instance.
+        static let tornLoads = Mutex<[String]>([])
+
+        override func checkAfterDecode() {
+            let (counter, label, values) = (self.counter, self.label, self.values)
+            if label != "v\(counter)" || values != [counter, counter, counter] {
+                Self.tornLoads.withLock { $0.append("\(counter) \(label) \(values)") }
+            }
+        }
+
+        static func whole(_ counter: Int) -> [String: Any] {
+            ["counter": counter, "label": "v\(counter)", "values": [counter, counter, counter]]
+        }
+
+        /// Whether a dictionary or stored form of the set is whole.
+        static func isWhole(_ dictionary: [String: Any]) -> Bool {
+            guard let counter = dictionary["counter"] as? Int else { return false }
+            return dictionary["label"] as? String == "v\(counter)"
+                && dictionary["values"] as? [Int] == [counter, counter, counter]
+        }
+
+        static func isWhole(_ stored: [String: _StoredValue]) -> Bool {
+            guard case .integer(let counter) = stored["counter"] else { return false }
+            return stored["label"] == .string("v\(counter)")
+                && stored["values"] == .array(Array(repeating: .integer(counter), count: 3))
+        }
+    }
+
     @Test func eightThreadsMixingEveryOperation() throws {
-        let settings = Triple(userDefaults: suite.userDefaults)
-        let other = Triple(userDefaults: suite.another())
+        let settings = Mixed(userDefaults: suite.userDefaults)
+        let other = Mixed(userDefaults: suite.another())
         let deadline = Date().addingTimeInterval(2)
         let torn = Mutex(0)
         let operations = Mutex(0)
@@ -53,8 +90,9 @@ struct ConcurrencyTests {
                         _ = settings.hasUnsavedChanges
                         _ = settings.description
                     default:
-                        _ = ConcurrencyShared.shared.value
-                        ConcurrencyShared.shared.value = count
+                        // (`shared` is exercised in SharedInstanceTests, which owns `.standard`.)
+                        _ = settings.lastLoadError
+                        _ = settings.counter
                     }
                 }
                 operations.withLock { $0 += count }
@@ -70,29 +108,70 @@ struct ConcurrencyTests {
         #expect(other == settings)
     }
 
-    @Test func concurrentFirstAccessToSharedOfManyClasses() async {
-        let identities = await withTaskGroup(of: (Int, ObjectIdentifier).self) { group in
-            for index in 0..<64 {
-                group.addTask {
-                    index.isMultiple(of: 2)
-                        ? (0, ObjectIdentifier(ConcurrencyShared.shared))
-                        : (1, ObjectIdentifier(ConcurrencyShared2.shared))
+    /// Counts the triples checked and keeps the first torn ones.
+    private final class Tally: Sendable {
+        let observed = Mutex(0)
+        let torn = Mutex<[String]>([])
+
+        @Sendable func check(_ whole: Bool, _ what: @autoclosure () -> String) {
+            observed.withLock { $0 += 1 }
+            if !whole { torn.withLock { if $0.count < 10 { $0.append(what()) } } }
+        }
+    }
+
+    /// Two writers change the set whole, while others snapshot it, synchronize it, reload it in
+    /// another instance, reset it to developer defaults and read what is stored: every triple
+    /// seen is whole, in memory, on disk and in each load. Counts are reported on failure.
+    @Test func everyObservedTripleIsWhole() throws {
+        Triple.tornLoads.withLock { $0 = [] }
+        let settings = Triple(userDefaults: suite.userDefaults)
+        let other = Triple(userDefaults: suite.another())
+        let deadline = Date().addingTimeInterval(2)
+        let tally = Tally()
+        let errors = Mutex<[String]>([])
+        let check = tally.check
+        let suite = self.suite
+        let threads = (0..<6).map { index in
+            Thread {
+                var count = 0
+                while Date() < deadline {
+                    count += 1
+                    do {
+                        switch index {
+                        case 0, 1:
+                            try settings.update(from: Triple.whole(count * 2 + index))
+                        case 2:
+                            let snapshot = settings.dictionaryRepresentation()
+                            check(Triple.isWhole(snapshot), "snapshot \(snapshot)")
+                        case 3:
+                            try settings.synchronizeToUserDefaults()
+                            if let data = suite.another().data(forKey: settings.userDefaultsKey) {
+                                let stored = try StoredSetContents(data).settings
+                                check(Triple.isWhole(stored), "stored \(stored)")
+                            }
+                        case 4:
+                            try other.resetToUserDefaults()
+                            let snapshot = other.dictionaryRepresentation()
+                            check(Triple.isWhole(snapshot), "reloaded \(snapshot)")
+                        default:
+                            if count.isMultiple(of: 50) { settings.resetToDeveloperDefaults() }
+                            try settings.resetToUserDefaults()
+                            let snapshot = settings.dictionaryRepresentation()
+                            check(Triple.isWhole(snapshot), "reset \(snapshot)")
+                        }
+                    } catch {
+                        errors.withLock { $0.append("\(error)") }
+                    }
                 }
             }
-            return await group.reduce(into: [Int: Set<ObjectIdentifier>]()) { $0[$1.0, default: []].insert($1.1) }
         }
-        #expect(identities[0]?.count == 1)
-        #expect(identities[1]?.count == 1)
-        #expect(identities[0] != identities[1])
+        for thread in threads { thread.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
+        let tornLoads = Triple.tornLoads.withLock { $0 }
+        let seen = tally.observed.withLock { $0 }
+        #expect(tally.torn.withLock { $0 } == [], "torn triples among \(seen) observed")
+        #expect(tornLoads == [], "torn loads")
+        #expect(errors.withLock { $0 } == [])
+        #expect(seen > 100, "only \(seen) triples observed")
     }
-}
-
-final class ConcurrencyShared: AppSettingsObject, @unchecked Sendable {
-    @Setting var value = 0
-    override var userDefaultsKeyPostfix: String { "AppSettingsTests.ConcurrencyShared" }
-}
-
-final class ConcurrencyShared2: AppSettingsObject, @unchecked Sendable {
-    @Setting var value = 0
-    override var userDefaultsKeyPostfix: String { "AppSettingsTests.ConcurrencyShared2" }
 }

@@ -63,21 +63,69 @@ struct DataSafetyTests {
         }
     }
 
-    @Test func flippedBytesNeverCrash() throws {
+    /// Every byte of a stored set (soundLevel 0.9, theme dark, constellation Lyra, dontDimScreen
+    /// false) changed by each of five masks, the same inputs every run. Each load must be one of:
+    /// - clean: every setting holds a valid value of its type. Nothing more is guaranteed for
+    ///   `constellation` and `dontDimScreen` (a flip inside a string's bytes or a Boolean's marker
+    ///   gives another valid value), `soundLevel` is in 0...1 (another Float, clamped), and
+    ///   `theme` is `.dark` as written or `.light`, its default (a flip in its field name leaves it
+    ///   unstored; the archive holds no other raw value of `Theme`);
+    /// - `unreadableArchive` naming every setting, all of which hold their developer defaults;
+    /// - `unreadableSettings` naming one or more declared settings, one reason each: those hold
+    ///   their developer defaults, the others obey the clean rule.
+    /// No other error. Each outcome is counted, and the counts are shown on failure.
+    @Test func flippedBytesAreReadOrRefusedByName() throws {
         let bytes = try validArchive()
-        var generator = SystemRandomNumberGenerator()
-        var loadedCleanly = 0
-        for position in 0..<bytes.count {
-            for _ in 0..<4 {
-                var damaged = bytes
-                damaged[position] ^= UInt8.random(in: 1...255, using: &generator)
-                let (settings, error) = load(damaged)
-                if error == nil { loadedCleanly += 1 }
-                // Whatever loaded passed validation: the values are in range.
-                #expect((0...1).contains(settings.soundLevel))
+        let declared = ["dontDimScreen", "soundLevel", "theme", "constellation"]
+        var outcomes: [String: Int] = [:]
+        var failures: [String] = []
+        func holdsDefault(_ settings: MySettings, _ name: String) -> Bool {
+            switch name {
+            case "dontDimScreen": settings.dontDimScreen == false
+            case "soundLevel": settings.soundLevel == 0.5
+            case "theme": settings.theme == .light
+            default: settings.constellation == "Orion"
             }
         }
-        #expect(loadedCleanly < bytes.count * 4)
+        func isValid(_ settings: MySettings) -> Bool {
+            (0...1).contains(settings.soundLevel) && [.dark, .light].contains(settings.theme)
+        }
+        for position in 0..<bytes.count {
+            for mask: UInt8 in [0x01, 0x02, 0x10, 0x80, 0xFF] {
+                var damaged = bytes
+                damaged[position] ^= mask
+                let (settings, error) = load(damaged)
+                let input = "byte \(position) ^ \(mask)"
+                switch error {
+                case nil:
+                    let unchanged =
+                        settings.soundLevel == 0.9 && settings.theme == .dark && settings.constellation == "Lyra"
+                        && !settings.dontDimScreen
+                    outcomes[unchanged ? "clean, as written" : "clean, other values", default: 0] += 1
+                    if !isValid(settings) { failures.append("\(input): clean but \(settings)") }
+                case .unreadableArchive(_, let names, _)?:
+                    outcomes["unreadableArchive", default: 0] += 1
+                    if names != declared || !declared.allSatisfy({ holdsDefault(settings, $0) }) {
+                        failures.append("\(input): unreadableArchive naming \(names) with \(settings)")
+                    }
+                case .unreadableSettings(_, let names, let reasons)?:
+                    outcomes["unreadableSettings", default: 0] += 1
+                    if names.isEmpty || reasons.count != names.count || !names.allSatisfy(declared.contains)
+                        || !names.allSatisfy({ holdsDefault(settings, $0) }) || !isValid(settings)
+                    {
+                        failures.append("\(input): unreadableSettings naming \(names) with \(settings)")
+                    }
+                case let other?:
+                    outcomes["other error", default: 0] += 1
+                    failures.append("\(input): \(other)")
+                }
+            }
+        }
+        #expect(failures == [], "outcomes: \(outcomes)")
+        #expect(outcomes.values.reduce(0, +) == bytes.count * 5)
+        // Most bytes are structure: the loader must notice them.
+        #expect(outcomes["unreadableArchive", default: 0] > 0, "outcomes: \(outcomes)")
+        #expect(outcomes["unreadableSettings", default: 0] > 0, "outcomes: \(outcomes)")
     }
 
     @Test func randomBytesNeverCrash() {

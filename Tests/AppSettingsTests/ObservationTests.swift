@@ -145,12 +145,46 @@ struct ObservationTests {
         #expect(await valueIterator?.next() == nil)
     }
 
-    @Test func aSlowConsumerNeverBlocksASetter() {
-        let settings = MySettings(userDefaults: suite.userDefaults)
-        let unread = settings.changes
-        for index in 0..<10_000 { settings.constellation = "star \(index)" }
-        #expect(settings.constellation == "star 9999")
-        withExtendedLifetime(unread) {}
+    /// What `changes` promises: "A consumer that falls behind keeps the newest 64 events and
+    /// never blocks a setter." With a sequence nobody reads, 10,000 assignments on another thread
+    /// all finish (each visible at once) well before a deadline; once the object goes away the
+    /// sequence ends, and reading it yields exactly 64 events: the last 64, in order.
+    @Test func aSlowConsumerNeverBlocksASetter() async throws {
+        let count = 10_000
+        var settings: MySettings? = MySettings(userDefaults: suite.userDefaults)
+        let unread = try #require(settings).changes
+        // Every fifth assignment changes another setting, so each window of 64 events has its own
+        // pattern of names: the newest 64 differ from the oldest and from any other window.
+        func name(ofAssignment index: Int) -> String { index.isMultiple(of: 5) ? "dontDimScreen" : "constellation" }
+        let finished = DispatchSemaphore(value: 0)
+        let mismatches = Mutex(0)
+        // The thread holds the object only while it runs, so that it can go away afterwards.
+        let setter = Thread { [weak settings] in
+            guard let settings else { return }
+            for index in 0..<count {
+                if index.isMultiple(of: 5) {
+                    settings.dontDimScreen.toggle()
+                } else {
+                    settings.constellation = "star \(index)"
+                    if settings.constellation != "star \(index)" { mismatches.withLock { $0 += 1 } }
+                }
+            }
+            finished.signal()
+        }
+        setter.start()
+        // A blocked setter would never signal; 60 s is far above the milliseconds this takes.
+        let completed = finished.wait(timeout: .now() + 60) == .success
+        #expect(completed, "the setter was blocked by an unread sequence")
+        guard completed else { return }
+        while !setter.isFinished { usleep(1000) }
+        #expect(mismatches.withLock { $0 } == 0)
+        #expect(settings?.constellation == "star \(count - 1)")
+        settings = nil
+        var events: [AppSettingsChange] = []
+        for await event in unread { events.append(event) }
+        #expect(events.count == 64)
+        let newest = (count - 64)..<count
+        #expect(events == newest.map { .settingsChanged([name(ofAssignment: $0)]) })
     }
 
     @Test func anotherInstanceIsToldWhenTheStoredSetChanges() async throws {
@@ -161,6 +195,8 @@ struct ObservationTests {
         var events = reader.changes.makeAsyncIterator()
         reader.soundLevel = 0.1
         writer.theme = .dark
+        // A set no other test stores (see anEqualSetInAnotherSuiteIsNotToldOfAWrite).
+        writer.constellation = suite.name
         try writer.synchronizeToUserDefaults()
         #expect(notified.names.values.count == 1)
         #expect(writerNotified.names.values.isEmpty)
@@ -172,6 +208,24 @@ struct ObservationTests {
         #expect(reader.hasUnsavedChanges)
         try reader.resetToUserDefaults()
         #expect(reader.theme == .dark)
+    }
+
+    /// `storedSettingsChanged` is for "another instance bound to the same `UserDefaults` and key".
+    /// The registry also tells an object of another suite whose store holds the same bytes, so two
+    /// suites that store equal sets (here: only `theme = .dark`) hear of each other's writes. This
+    /// made `anotherInstanceIsToldWhenTheStoredSetChanges` fail now and then when run in parallel.
+    @Test func anEqualSetInAnotherSuiteIsNotToldOfAWrite() throws {
+        let otherSuite = TemporarySuite()
+        let here = MySettings(userDefaults: suite.userDefaults)
+        here.theme = .dark
+        try here.synchronizeToUserDefaults()
+        let told = NotificationRecorder(here, name: AppSettingsObject.storedSettingsDidChangeNotification)
+        let elsewhere = MySettings(userDefaults: otherSuite.userDefaults)
+        elsewhere.theme = .dark
+        try elsewhere.synchronizeToUserDefaults()
+        withKnownIssue("StoreRegistry matches other suites by the bytes their store holds") {
+            #expect(told.names.values.isEmpty, "a write to another suite was reported")
+        }
     }
 
     @Test func onlyObjectsOfTheSameSuiteAreToldAndRemovalTellsThem() throws {

@@ -18,6 +18,12 @@ struct HandMadeArchive {
         return UInt32(objects.count - 1)
     }
 
+    /// Adds a property-list object that is not in `$objects` (a field's value, an element of a
+    /// container) and returns its property-list index.
+    mutating func plistIndex(of object: BinaryPropertyListWriter.Object) -> Int {
+        plist.add(object)
+    }
+
     /// Reserves a UID to fill later (for cycles).
     mutating func reserve() -> UInt32 {
         objects.append(-1)

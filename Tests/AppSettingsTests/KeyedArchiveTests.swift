@@ -115,7 +115,7 @@ struct KeyedArchiveTests {
         let settings: [String: _StoredValue] = [
             "flag": .bool(true), "count": .integer(3), "level": .float(0.5), "ratio": .double(2), "name": .string("x"),
         ]
-        let data = KeyedArchiveWriter.archive(schemaVersion: -7, settings: settings)
+        let data = KeyedArchiveWriter.archive(schemaVersion: -7, writeID: 42, settings: settings)
         let read = try StoredSetContents(data)
         #expect(read.formatVersion == 2)
         #expect(read.schemaVersion == -7)
@@ -124,9 +124,12 @@ struct KeyedArchiveTests {
         let root = try #require(try reader.objectDescription(uid: reader.rootUID))
         #expect(root.className == ArchiveFormat.rootClassName)
         #expect(
-            Set(root.fields.keys) == ["$formatVersion", "$schemaVersion", "flag", "count", "level", "ratio", "name"])
+            Set(root.fields.keys) == [
+                "$formatVersion", "$schemaVersion", "$writeID", "flag", "count", "level", "ratio", "name",
+            ])
+        #expect(try reader.root().writeID == 42)
         // Numbers and Booleans inline, as encode(_:forKey:) stores them; anything else a reference.
-        for name in ["$formatVersion", "$schemaVersion", "flag", "count", "level", "ratio"] {
+        for name in ["$formatVersion", "$schemaVersion", "$writeID", "flag", "count", "level", "ratio"] {
             #expect(try reader.referencedUID(inField: root.fields[name]!) == nil, "\(name)")
         }
         #expect(try reader.referencedUID(inField: root.fields["name"]!) != nil)
@@ -144,7 +147,7 @@ struct KeyedArchiveTests {
         let root = try #require(try reader.objectDescription(uid: reader.rootUID))
         #expect(
             Set(root.fields.keys) == [
-                "$formatVersion", "$schemaVersion", "$$odd", "$$$two", "$$formatVersion", "plain",
+                "$formatVersion", "$schemaVersion", "$writeID", "$$odd", "$$$two", "$$formatVersion", "plain",
             ])
         let read = try StoredSetContents(data)
         #expect(read.settings == settings)

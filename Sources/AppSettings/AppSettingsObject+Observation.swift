@@ -12,6 +12,11 @@ public enum AppSettingsChange: Sendable, Equatable {
     /// Another instance bound to the same `UserDefaults` and key wrote or removed the stored set.
     /// This object keeps its values; call ``AppSettingsObject/resetToUserDefaults()`` to load it.
     case storedSettingsChanged
+    /// ``AppSettingsObject/synchronizeToUserDefaults()`` found these settings (by stored name)
+    /// changed both by this object and by another writer since this object's last load or save,
+    /// to different values, and wrote this object's values: the later synchronization wins.
+    /// Settings only the other writer changed were adopted and reported as ``settingsChanged(_:)``.
+    case mergeConflicts([String])
 }
 
 extension AppSettingsObject {

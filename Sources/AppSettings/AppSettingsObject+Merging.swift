@@ -98,7 +98,8 @@ extension AppSettingsObject {
     /// The archive of `snapshot`, size-checked.
     private func written(_ snapshot: Snapshot, backup: PreferencesValue?) throws -> SettingsStore.Write<Merge> {
         let settings = try encodedSettings(snapshot)
-        let data = try archive(settings, storedSchemaVersion: snapshot.storedSchemaVersion)
+        let writeID = Int64.random(in: 1...Int64.max)
+        let data = try archive(settings, storedSchemaVersion: snapshot.storedSchemaVersion, writeID: writeID)
         guard data.count <= SettingsStore.maximumByteCount else {
             throw AppSettingsError.tooLarge(
                 key: userDefaultsKey,
@@ -112,7 +113,7 @@ extension AppSettingsObject {
             unknownStoredValues: snapshot.unknownStoredValues,
             storedSchemaVersion: snapshot.storedSchemaVersion
         )
-        return SettingsStore.Write(data: data, backup: backup, decision: merge)
+        return SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: merge)
     }
 
     /// Sets every value of this unpublished object (nested ones in place) to `snapshot`'s.

@@ -142,10 +142,15 @@ extension AppSettingsObject {
         try archive(encodedSettings(snapshot), storedSchemaVersion: snapshot.storedSchemaVersion)
     }
 
-    /// The archive of settings encoded by ``encodedSettings(_:)``.
-    func archive(_ settings: [String: _StoredValue], storedSchemaVersion: Int?) throws -> Data {
+    /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
+    /// unless one is given.
+    func archive(
+        _ settings: [String: _StoredValue],
+        storedSchemaVersion: Int?,
+        writeID: Int64 = .random(in: 1...Int64.max)
+    ) throws -> Data {
         let schemaVersion = max(storedSchemaVersion ?? 0, type(of: self).schemaVersion)
-        return KeyedArchiveWriter.archive(schemaVersion: Int64(schemaVersion), settings: settings)
+        return KeyedArchiveWriter.archive(schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings)
     }
 
     /// Records that `snapshot` is stored; what a load could not use is replaced (and was kept

@@ -46,6 +46,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         /// What was stored when a load could not use all of it: backed up before it is replaced.
         var unreadableStoredValue: PreferencesValue?
         var lastLoadError: AppSettingsError?
+        var reloadsWhenStoredSettingsChange = false
         var parent: WeakSettingsObject?
         var transactionDepth = 0
         var changedInTransaction: Set<Int> = []

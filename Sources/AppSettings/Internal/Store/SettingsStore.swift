@@ -82,6 +82,8 @@ struct SettingsStore: @unchecked Sendable {
     /// backup key first (stored bytes nobody could use), and anything else it wants back.
     struct Write<Decision> {
         var data: Data
+        /// The archive's `$writeID`: how this process knows its own writes when it sees them.
+        var writeID: Int64
         var backup: PreferencesValue?
         var decision: Decision
     }
@@ -95,12 +97,12 @@ struct SettingsStore: @unchecked Sendable {
     ) throws -> (backupKey: String?, decision: Decision) {
         try domain.withLock(exclusive: true, key: key) {
             let write = try decide(try readHoldingLock(refresh: true)?.object)
-            let backupKey = try writeHoldingLock(write.data, backingUp: write.backup)
+            let backupKey = try writeHoldingLock(write.data, writeID: write.writeID, backingUp: write.backup)
             return (backupKey, write.decision)
         }
     }
 
-    private func writeHoldingLock(_ data: Data, backingUp backup: PreferencesValue?) throws -> String? {
+    private func writeHoldingLock(_ data: Data, writeID: Int64, backingUp backup: PreferencesValue?) throws -> String? {
         var backupKey: String?
         if let backup {
             let newKey = self.backupKey()
@@ -110,12 +112,14 @@ struct SettingsStore: @unchecked Sendable {
             }
             backupKey = newKey
         }
+        StoreWatcher.recordOwnWrite(writeID)
         try domain.writeFlushingRecoveryCopy(data, forKey: key) {
             domain.setData(data, forKey: key)
             guard domain.synchronize() else {
                 throw AppSettingsError.storeFailed(key: key, reason: "UserDefaults could not write its file")
             }
         }
+        StoreWatcher.announceWrite(to: self)
         return backupKey
     }
 

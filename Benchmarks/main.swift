@@ -4,6 +4,7 @@
 //     swift run -c release Benchmarks --quick    # fewer samples, a few seconds
 //
 // Every figure is the median over many samples; the contenders of one measurement take turns.
+// The `merge` rows save a set that another writer changed since (issue 11).
 
 @_spi(Testing) import AppSettings
 import Foundation
@@ -167,6 +168,30 @@ func measureSet<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
         samples: samples,
         settingCount: count
     )
+    // Saving when another writer stored the set since (each sample: the other writer changes
+    // another setting and saves, untimed), so the save merges; the plain save takes turns with it.
+    if count <= 200 {
+        let otherWriter = Settings(userDefaults: archiveSuite.defaults)
+        var otherValue = 0
+        try table.measure(
+            "merge \(count)",
+            [
+                Contender(name: "AppSettings synchronizeToUserDefaults(), nobody else wrote") {
+                    settings.makeDirty()
+                    return try nanoseconds { try settings.synchronizeToUserDefaults() }
+                },
+                Contender(name: "AppSettings synchronizeToUserDefaults(), another writer changed the set") {
+                    otherValue += 1
+                    try otherWriter.update(from: ["setting1": otherValue])
+                    try otherWriter.synchronizeToUserDefaults()
+                    settings.makeDirty()
+                    return try nanoseconds { try settings.synchronizeToUserDefaults() }
+                },
+            ],
+            samples: samples,
+            settingCount: count
+        )
+    }
     try table.measure(
         "encode \(count)",
         [

@@ -6,20 +6,28 @@
 #    (default 10) into the same fresh suite, reloading from disk every fifth write. Afterwards
 #    every set must hold its writer's last whole state. A set that is missing or older, or a writer
 #    that reloaded something else than what it had synchronized, is a lost key.
-# 2. One set, two writers: SAME_ROUNDS times (default 50), two processes synchronize the SAME set
-#    with different whole triples (counter n, label "v<n>", values [n, n, n]; one writer counts
-#    from 1000, the other from 2000). The result must be one writer's last triple, whole: never a
-#    mix of the two, never an older one.
+# 2. One set, two writers of the same settings: SAME_ROUNDS times (default 50), two processes
+#    synchronize the SAME set with different whole triples (counter n, label "v<n>", values
+#    [n, n, n]; one writer counts from 1000, the other from 2000). The result must be one writer's
+#    last triple, whole: never a mix of the two, never an older one. Since synchronizations merge
+#    (issue 11), this checks the conflict rule: each writer changed all three settings since its
+#    last save, so the later synchronization wins all three, and a merge never mixes them.
+# 3. One set, writers of different settings: MERGE_ROUNDS times (default 50), three processes
+#    synchronize the SAME set at once, each changing only its own setting (counter to 1…WRITES,
+#    label to "l1"…"l<WRITES>", values to [1]…[WRITES]), reloading every fifth write. Every
+#    writer's last value must be stored: a change another writer's synchronization dropped is lost.
 #
-# Usage: scripts/multiprocess-test.sh [ROUNDS]   (PROCESSES, WRITES, SAME_ROUNDS, SCRATCH_PATH)
-# Prints `rounds: R, lost keys: N` and `same-set rounds: S, mixed or stale: M`; exits non-zero
-# when N or M is not 0.
+# Usage: scripts/multiprocess-test.sh [ROUNDS]
+#        (PROCESSES, WRITES, SAME_ROUNDS, MERGE_ROUNDS, SCRATCH_PATH)
+# Prints `rounds: R, lost keys: N`, `same-set rounds: S, mixed or stale: M` and
+# `merge rounds: G, lost changes: L`; exits non-zero when N, M or L is not 0.
 set -euo pipefail
 
 rounds=${1:-100}
 processes=${PROCESSES:-3}
 writes=${WRITES:-10}
 same_rounds=${SAME_ROUNDS:-50}
+merge_rounds=${MERGE_ROUNDS:-50}
 cd "$(dirname "$0")/.."
 
 build_flags=(-c release --product AppSettingsTestHost)
@@ -91,4 +99,31 @@ elapsed_ms=$((($(date +%s%N) - start) / 1000000))
 printf 'same set: the writer counting from 1000 won %d times, the other %d times, time: %d.%01d s\n' \
     "$wins_first" $((same_rounds - wins_first - mixed)) $((elapsed_ms / 1000)) $((elapsed_ms % 1000 / 100))
 echo "same-set rounds: $same_rounds, mixed or stale: $mixed"
-((lost == 0 && mixed == 0))
+
+start=$(date +%s%N)
+lost_changes=0
+settings=(counter label values)
+for ((round = 1; round <= merge_rounds; round++)); do
+    rm -rf "$XDG_CONFIG_HOME" && mkdir -p "$XDG_CONFIG_HOME"
+    suite="Merge-$$-$round"
+    pids=()
+    for setting in "${settings[@]}"; do
+        "$host" set-many "$suite" Merged "$setting" "$writes" >"$work/out-$setting" 2>"$work/err-$setting" &
+        pids+=($!)
+    done
+    failed=0
+    for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+    fields=$("$host" fields "$suite" Merged 2>&1)
+    if ((failed)); then
+        lost_changes=$((lost_changes + 1))
+        echo "merge, round $round: a writer failed: $(cat "$work"/err-* | head -c 300)" >&2
+    elif [[ "$fields" != "counter=$writes label=l$writes values=$writes" ]]; then
+        lost_changes=$((lost_changes + 1))
+        echo "merge, round $round: a change was lost: $fields" >&2
+    fi
+done
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+printf 'one set, %d writers of different settings x %d synchronizations per round, time: %d.%01d s\n' \
+    "${#settings[@]}" "$writes" $((elapsed_ms / 1000)) $((elapsed_ms % 1000 / 100))
+echo "merge rounds: $merge_rounds, lost changes: $lost_changes"
+((lost == 0 && mixed == 0 && lost_changes == 0))

@@ -12,8 +12,9 @@ extension AppSettingsObject {
         announce([slot.index])
     }
 
-    /// Tells observers, the parent object and notification observers that settings changed.
-    final func announce(_ indices: [Int]) {
+    /// Tells observers, the parent object (unless the change is one the parent made itself,
+    /// `propagatesToParent: false`) and notification observers that settings changed.
+    final func announce(_ indices: [Int], propagatesToParent: Bool = true) {
         guard !indices.isEmpty else { return }
         for index in indices {
             _registrar.willSet(self, keyPath: slots[index].observationKeyPath)
@@ -38,13 +39,15 @@ extension AppSettingsObject {
             )
             for continuation in continuations { continuation.yield(.settingsChanged(names)) }
         }
-        if let parent, indices.contains(where: { !slots[$0].isConstant }) { parent.nestedObjectDidChange(self) }
+        if propagatesToParent, let parent, indices.contains(where: { !slots[$0].isConstant }) {
+            parent.nestedObjectDidChange(self)
+        }
     }
 
     /// A nested object changed: this object has unsaved changes in the setting holding it.
     private func nestedObjectDidChange(_ nested: AppSettingsObject) {
         guard let slot = slots.first(where: { $0.nestedObject === nested }) else { return }
-        _state.withLock { $0.generation &+= 1 }
+        _state.withLock { $0.recordChange(of: [slot.index]) }
         announce([slot.index])
     }
 
@@ -142,8 +145,10 @@ extension AppSettingsObject {
                 for (slot, scratchSlot) in zip(slots, scratch.slots) where slot.nestedObject == nil {
                     if slot.assign(scratchSlot.anyValue) { changed.append(slot.index) }
                 }
-                if changed.contains(where: { !slots[$0].isConstant }) { state.generation &+= 1 }
+                state.recordChange(of: changed.filter { !slots[$0].isConstant })
                 if takingLoadState {
+                    state.baseData = loadState.baseData
+                    state.baseStoredValues = loadState.baseStoredValues
                     state.unknownStoredValues = loadState.unknownStoredValues
                     state.storedSchemaVersion = loadState.storedSchemaVersion
                     state.unreadableStoredValue = loadState.unreadableStoredValue
@@ -154,5 +159,14 @@ extension AppSettingsObject {
             }
             announce(changed)
         }
+    }
+}
+
+extension AppSettingsObject.State {
+    /// Counts one change of the stored settings at `indices` (none: nothing changed).
+    mutating func recordChange(of indices: [Int]) {
+        guard !indices.isEmpty else { return }
+        generation &+= 1
+        for index in indices { changeGenerations[index] = generation }
     }
 }

@@ -124,11 +124,14 @@ extension AppSettingsObject {
             result.error = .notData(key: userDefaultsKey, foundType: typeName)
         case .data(let data):
             decode(data, into: &result)
+            result.baseData = data
         }
         if source == .recoveryCopy {
             Log.notice("\(userDefaultsKey) was missing from its UserDefaults domain; loaded from the recovery copy")
         }
         _state.withLock { state in
+            state.baseData = result.baseData
+            state.baseStoredValues = result.baseStoredValues
             state.unknownStoredValues = result.unknownStoredValues
             state.storedSchemaVersion = result.storedSchemaVersion
             state.unreadableStoredValue = result.error == nil ? nil : object
@@ -142,48 +145,73 @@ extension AppSettingsObject {
         var error: AppSettingsError?
         var unknownStoredValues: [String: _StoredValue] = [:]
         var storedSchemaVersion: Int?
+        var baseData: Data?
+        var baseStoredValues: [String: _StoredValue] = [:]
     }
 
     private func decode(_ data: Data, into result: inout LoadResult) {
-        let key = userDefaultsKey
-        var reader: KeyedArchiveReader
-        var entries: [String: _StoredValue] = [:]
+        let stored = readStoredSettings(data)
+        result.storedSchemaVersion = stored.schemaVersion
+        result.error = stored.error
+        guard let entries = stored.entries else { return }
+        result.baseStoredValues = entries
+        var problems = stored.problems
+        result.unknownStoredValues = apply(entries) { problems.append($0) }
+        if result.error == nil { result.error = problems.error(key: userDefaultsKey) }
+    }
+
+    /// A stored archive's settings as value trees by stored name, migrated to this class's
+    /// schema version: the load path up to `apply`, shared by a load and a merge.
+    struct StoredSettings {
+        /// `nil` when the archive cannot be read at all.
+        var entries: [String: _StoredValue]?
+        /// The schema version of `entries` (this class's after a migration).
+        var schemaVersion: Int?
+        /// Settings whose stored values could not be read; they are missing from `entries`.
         var problems = LoadProblems()
+        /// Why the archive, or its migration, failed (`entries` then holds the unmigrated values).
+        var error: AppSettingsError?
+    }
+
+    func readStoredSettings(_ data: Data) -> StoredSettings {
+        let key = userDefaultsKey
+        var result = StoredSettings()
+        var entries: [String: _StoredValue] = [:]
         do {
-            reader = try KeyedArchiveReader(data)
+            var reader = try KeyedArchiveReader(data)
             let root = try reader.root()
             if let format = root.formatVersion, format > ArchiveFormat.formatVersion {
                 throw ArchiveFormatError(
                     "it was written in format \(format) by a newer version of AppSettings; "
                         + "this version reads formats up to \(ArchiveFormat.formatVersion)")
             }
-            result.storedSchemaVersion = root.schemaVersion.flatMap { Int(exactly: $0) }
+            result.schemaVersion = root.schemaVersion.flatMap { Int(exactly: $0) }
             entries.reserveCapacity(root.settings.count)
             for (name, field) in root.settings {
                 do {
                     entries[name] = try reader.value(of: field, depth: 2)
                 } catch {
-                    problems.append(setting: name, reason: error.description)
+                    result.problems.append(setting: name, reason: error.description)
                 }
             }
         } catch {
             result.error = .unreadableArchive(key: key, settings: storedSettingNames, reason: "\(error)")
-            return
+            return result
         }
-        let storedVersion = result.storedSchemaVersion ?? 0
+        let storedVersion = result.schemaVersion ?? 0
         let currentVersion = type(of: self).schemaVersion
         if storedVersion < currentVersion {
             do {
                 entries = try migrated(entries, from: storedVersion)
-                result.storedSchemaVersion = currentVersion
+                result.schemaVersion = currentVersion
             } catch let error as AppSettingsError {
                 result.error = error
             } catch {
                 result.error = .migrationFailed(key: key, fromSchemaVersion: storedVersion, reason: "\(error)")
             }
         }
-        result.unknownStoredValues = apply(entries) { problems.append($0) }
-        if result.error == nil { result.error = problems.error(key: key) }
+        result.entries = entries
+        return result
     }
 
     /// The names that are stored: every setting but the `const` ones.

@@ -9,9 +9,16 @@ extension AppSettingsObject: Observable {}
 public enum AppSettingsChange: Sendable, Equatable {
     /// These settings of this object changed value (by stored name, in declaration order).
     case settingsChanged([String])
-    /// Another instance bound to the same `UserDefaults` and key wrote or removed the stored set.
-    /// This object keeps its values; call ``AppSettingsObject/resetToUserDefaults()`` to load it.
+    /// Another instance bound to the same `UserDefaults` and key wrote or removed the stored set,
+    /// or another process wrote it. This object keeps its values; call
+    /// ``AppSettingsObject/resetToUserDefaults()`` to load it, or set
+    /// ``AppSettingsObject/reloadsWhenStoredSettingsChange``.
     case storedSettingsChanged
+    /// ``AppSettingsObject/synchronizeToUserDefaults()`` found these settings (by stored name)
+    /// changed both by this object and by another writer since this object's last load or save,
+    /// to different values, and wrote this object's values: the later synchronization wins.
+    /// Settings only the other writer changed were adopted and reported as ``settingsChanged(_:)``.
+    case mergeConflicts([String])
 }
 
 extension AppSettingsObject {
@@ -24,8 +31,10 @@ extension AppSettingsObject {
     public static let didChangeNotification = Notification.Name("AppSettingsObjectDidChange")
 
     /// Posted on `NotificationCenter.default`, with a settings object as `object`, when another
-    /// instance bound to the same `UserDefaults` and key synchronized or removed the stored set.
-    /// The object keeps its own values and unsaved changes.
+    /// instance bound to the same `UserDefaults` and key synchronized or removed the stored set,
+    /// or another process synchronized it (noticed within about a second, on another thread).
+    /// The object keeps its own values and unsaved changes, unless it
+    /// ``reloadsWhenStoredSettingsChange`` and had none.
     public static let storedSettingsDidChangeNotification = Notification.Name(
         "AppSettingsObjectStoredSettingsDidChange")
 
@@ -98,8 +107,42 @@ extension AppSettingsObject {
         for continuation in continuations { continuation.finish() }
     }
 
-    /// Told by the registry that another instance wrote the stored set.
+    /// Whether this object reloads what is stored by itself when another object or process
+    /// stored its set while this object has no unsaved changes; `false` by default.
+    ///
+    /// For objects that only read: a widget, a menu, an extension showing what the app stored.
+    /// The reload is a ``resetToUserDefaults()`` (observers are told of each changed setting) that
+    /// runs before ``storedSettingsDidChangeNotification`` is posted. An object with unsaved
+    /// changes keeps them and is only told.
+    ///
+    /// ```swift
+    /// let settings = MySettings(userDefaults: UserDefaults(suiteName: "group.com.example.myapp")!)
+    /// settings.reloadsWhenStoredSettingsChange = true
+    /// ```
+    public final var reloadsWhenStoredSettingsChange: Bool {
+        get { _state.withLock { $0.reloadsWhenStoredSettingsChange } }
+        set { _state.withLock { $0.reloadsWhenStoredSettingsChange = newValue } }
+    }
+
+    /// Told by the store watcher that another process stored this object's set, which now holds
+    /// `stored` (`nil`: not readable as bytes). Nothing to tell when it is what this object last
+    /// loaded or saved (it merged that write already, or wrote it).
+    final func storedSettingsDidChange(inAnotherProcess stored: Data?) {
+        if let stored, stored == _state.withLock({ $0.baseData }) { return }
+        storedSettingsDidChange()
+    }
+
+    /// Told that another instance or process wrote the stored set: reloads if asked to and
+    /// clean, then posts ``storedSettingsDidChangeNotification`` and yields the event.
     final func storedSettingsDidChange() {
+        let reloads = _state.withLock { $0.reloadsWhenStoredSettingsChange && $0.generation == $0.savedGeneration }
+        if reloads {
+            do {
+                try resetToUserDefaults()
+            } catch {
+                Log.error("\(type(of: self)): reloading what another writer stored: \(error)")
+            }
+        }
         let continuations = _state.withLock { Array($0.continuations.values) }
         NotificationCenter.default.post(name: Self.storedSettingsDidChangeNotification, object: self)
         for continuation in continuations { continuation.yield(.storedSettingsChanged) }

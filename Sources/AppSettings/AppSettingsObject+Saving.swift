@@ -8,9 +8,20 @@ extension AppSettingsObject {
     /// disk, so that another process, or the next launch, reads it.
     ///
     /// A clean object (nothing changed since the last load or synchronization) returns at once:
-    /// no archiving, no I/O. Settings stored by a newer version of the app that this class does
-    /// not declare are written back unchanged. If the last load could not use what was stored,
-    /// those bytes are first kept under `"<userDefaultsKey>.unreadable-<milliseconds>"`.
+    /// no archiving, no I/O.
+    ///
+    /// Other writers of the same set (another object, your app's extension, another process)
+    /// lose nothing: under the lock that serializes writers, what is stored now is re-read and
+    /// merged. A setting this object changed since its last load or synchronization is written
+    /// with this object's value; every other setting takes the stored value, and settings this
+    /// class does not declare are kept from the stored set. A setting changed on both sides goes
+    /// to the later synchronization and is reported as ``AppSettingsChange/mergeConflicts(_:)``.
+    /// Afterwards this object holds the merged set, without unsaved changes; the settings it took
+    /// from the store are announced as for ``resetToUserDefaults()``, after `validate:` and
+    /// ``checkAfterDecode()`` ran on them. When nobody else wrote since, nothing is merged.
+    ///
+    /// What is stored but cannot be read (nor merged) is first kept under
+    /// `"<userDefaultsKey>.unreadable-<milliseconds>"`, then replaced by this object's set.
     ///
     /// Calling it on a nested settings object synchronizes the object it is nested in.
     ///
@@ -29,25 +40,19 @@ extension AppSettingsObject {
         guard isUnsaved else { return }
         try checkStorable()
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
-        let written: (data: Data, backupKey: String?)? = try _synchronization.withLock { _ in
+        let synchronization: Synchronization? = try _synchronization.withLock { _ in
             guard let snapshot = takeSnapshot(onlyIfUnsaved: true) else { return nil }
-            let data = try archive(snapshot)
-            guard data.count <= SettingsStore.maximumByteCount else {
-                throw AppSettingsError.tooLarge(
-                    key: userDefaultsKey,
-                    byteCount: data.count,
-                    limit: SettingsStore.maximumByteCount
-                )
-            }
-            let backupKey = try store.write(data, backingUp: snapshot.unreadableStoredValue)
-            markSaved(snapshot, backedUp: backupKey != nil)
-            return (data, backupKey)
+            // Under the domain's lock: what is stored now, merged with this object's changes.
+            let (backupKey, merge) = try store.write { stored in try merged(snapshot, with: stored) }
+            markSaved(snapshot)
+            return Synchronization(merge: merge, backupKey: backupKey, adopted: adoptMerged(merge, over: snapshot))
         }
-        guard let written else { return }
-        if let backupKey = written.backupKey {
+        guard let synchronization else { return }
+        if let backupKey = synchronization.backupKey {
             Log.notice("\(userDefaultsKey): the value that could not be read was kept under '\(backupKey)'")
         }
-        StoreRegistry.storeDidChange(self, stored: written.data)
+        report(synchronization)
+        StoreRegistry.storeDidChange(self, stored: synchronization.merge.data)
     }
 
     /// Deletes the stored set and resets every setting to its developer default.
@@ -79,6 +84,15 @@ extension AppSettingsObject {
         var unknownStoredValues: [String: _StoredValue]
         var storedSchemaVersion: Int?
         var unreadableStoredValue: PreferencesValue?
+        var savedGeneration: UInt64 = 0
+        var changeGenerations: [UInt64] = []
+        var baseData: Data?
+        var baseStoredValues: [String: _StoredValue] = [:]
+
+        /// Whether the setting at `index` changed since the last load or save.
+        func changedSinceBase(_ index: Int) -> Bool {
+            changeGenerations[index] > savedGeneration
+        }
     }
 
     func takeSnapshot(onlyIfUnsaved: Bool) -> Snapshot? {
@@ -90,7 +104,11 @@ extension AppSettingsObject {
                 nested: [:],
                 unknownStoredValues: state.unknownStoredValues,
                 storedSchemaVersion: state.storedSchemaVersion,
-                unreadableStoredValue: state.unreadableStoredValue
+                unreadableStoredValue: state.unreadableStoredValue,
+                savedGeneration: state.savedGeneration,
+                changeGenerations: state.changeGenerations,
+                baseData: state.baseData,
+                baseStoredValues: state.baseStoredValues
             )
         }
         guard var snapshot else { return nil }
@@ -121,20 +139,32 @@ extension AppSettingsObject {
     }
 
     func archive(_ snapshot: Snapshot) throws -> Data {
-        let schemaVersion = max(snapshot.storedSchemaVersion ?? 0, type(of: self).schemaVersion)
-        return KeyedArchiveWriter.archive(schemaVersion: Int64(schemaVersion), settings: try encodedSettings(snapshot))
+        try archive(encodedSettings(snapshot), storedSchemaVersion: snapshot.storedSchemaVersion)
     }
 
-    private func markSaved(_ snapshot: Snapshot, backedUp: Bool) {
+    /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
+    /// unless one is given.
+    func archive(
+        _ settings: [String: _StoredValue],
+        storedSchemaVersion: Int?,
+        writeID: Int64 = .random(in: 1...Int64.max)
+    ) throws -> Data {
+        let schemaVersion = max(storedSchemaVersion ?? 0, type(of: self).schemaVersion)
+        return KeyedArchiveWriter.archive(schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings)
+    }
+
+    /// Records that `snapshot` is stored; what a load could not use is replaced (and was kept
+    /// under a backup key when it was still stored).
+    private func markSaved(_ snapshot: Snapshot) {
         _state.withLock { state in
             state.savedGeneration = max(state.savedGeneration, snapshot.generation)
-            if backedUp { state.unreadableStoredValue = nil }
+            state.unreadableStoredValue = nil
             if state.storedSchemaVersion.map({ $0 < type(of: self).schemaVersion }) ?? true {
                 state.storedSchemaVersion = type(of: self).schemaVersion
             }
         }
         for slot in slots {
-            if let nested = snapshot.nested[slot.index] { slot.nestedObject?.markSaved(nested, backedUp: backedUp) }
+            if let nested = snapshot.nested[slot.index] { slot.nestedObject?.markSaved(nested) }
         }
     }
 }

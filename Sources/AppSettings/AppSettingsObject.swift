@@ -33,12 +33,20 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         /// Counts changes to stored settings; unsaved while it differs from `savedGeneration`.
         @usableFromInline var generation: UInt64 = 0
         var savedGeneration: UInt64 = 0
+        /// The `generation` of each setting's last change, by declaration position: a setting
+        /// changed since the last load or save while it is above `savedGeneration`.
+        @usableFromInline var changeGenerations: [UInt64] = []
+        /// The base of a merge: what the store held after the last load or save, as its bytes
+        /// (when they are still stored, nobody else wrote) and as value trees by stored name.
+        var baseData: Data?
+        var baseStoredValues: [String: _StoredValue] = [:]
         /// Stored values of settings this class does not declare: carried over on every sync.
         var unknownStoredValues: [String: _StoredValue] = [:]
         var storedSchemaVersion: Int?
         /// What was stored when a load could not use all of it: backed up before it is replaced.
         var unreadableStoredValue: PreferencesValue?
         var lastLoadError: AppSettingsError?
+        var reloadsWhenStoredSettingsChange = false
         var parent: WeakSettingsObject?
         var transactionDepth = 0
         var changedInTransaction: Set<Int> = []
@@ -136,6 +144,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         (slots, layout) = SettingsLayout.attach(to: self)
         cachedKey = Self.keyPrefix + userDefaultsKeyPostfix
         store = SettingsStore(userDefaults: userDefaults, key: cachedKey)
+        _state.withLock { $0.changeGenerations = Array(repeating: 0, count: slots.count) }
         for slot in slots {
             if let nested = slot.nestedObject { nested.embed(in: self) }
         }
@@ -275,7 +284,10 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         let changed = _state.withLock { state in
             guard !Value._isSameSettingValue(slot.value, value) else { return false }
             slot.value = value
-            if !slot.isConstant { state.generation &+= 1 }
+            if !slot.isConstant {
+                state.generation &+= 1
+                state.changeGenerations[slot.index] = state.generation
+            }
             return true
         }
         if changed { _settingDidChange(slot) }

@@ -7,6 +7,12 @@
 //     AppSettingsTestHost write <suite> <postfix> <counter>  one consistent triple, synchronized
 //     AppSettingsTestHost write-many <suite> <postfix> <rounds> [first [shared]]
 //     AppSettingsTestHost sync-loop <suite> <postfix>        forever; prints each synchronized counter
+//     AppSettingsTestHost fields <suite> <postfix>           `counter=<n> label=<s> values=<a,b,…>`
+//     AppSettingsTestHost set <suite> <postfix> <setting> <n>   one setting (see `setOne`), synchronized
+//     AppSettingsTestHost set-many <suite> <postfix> <setting> <rounds>   the same for 1…rounds
+//     AppSettingsTestHost count-loop <suite> <postfix>       forever: counter + 1, synchronized, printed
+//     AppSettingsTestHost watch <suite> <postfix> [reload]   prints `ready`, then `told counter=<n>`
+//                                                           each time another writer stored the set
 //
 // A "consistent triple" is counter = n, label = "v<n>", values = [n, n, n]: a torn or mixed
 // state shows as a triple that does not match.
@@ -40,6 +46,20 @@ final class HostSettings: AppSettingsObject, @unchecked Sendable {
         values = [value, value, value]
     }
 
+    /// Sets one setting for `value`: counter n, label "l<n>" or values [n].
+    func setOne(_ setting: String, _ value: Int) {
+        switch setting {
+        case "counter": counter = value
+        case "label": label = "l\(value)"
+        case "values": values = [value]
+        default: fail("unknown setting \(setting)")
+        }
+    }
+
+    var fieldsLine: String {
+        "counter=\(counter) label=\(label) values=\(values.map(String.init).joined(separator: ","))"
+    }
+
     /// A whole triple, or the developer defaults (nothing stored yet).
     var isConsistent: Bool {
         if counter == 0, label.isEmpty, values.isEmpty { return true }
@@ -69,6 +89,15 @@ func domainState(of settings: HostSettings) -> String {
         return "damaged"
     }
     return dictionary[settings.userDefaultsKey] == nil ? "key-missing" : "has-key"
+}
+
+/// Synchronizes `settings`, or ends the process with the error (`context` says where).
+func synchronizeOrFail(_ settings: HostSettings, _ context: String = "") {
+    do {
+        try settings.synchronizeToUserDefaults()
+    } catch {
+        fail("synchronize failed\(context): \(error)")
+    }
 }
 
 /// Converts a property-list value into something `JSONSerialization` accepts.
@@ -134,11 +163,7 @@ case "state":
 case "write":
     let settings = HostSettings(userDefaults: userDefaults)
     settings.setTriple(numberArgument(4))
-    do {
-        try settings.synchronizeToUserDefaults()
-    } catch {
-        fail("synchronize failed: \(error)")
-    }
+    synchronizeOrFail(settings)
     say("ok \(settings.counter)")
 
 case "write-many":
@@ -160,11 +185,7 @@ case "write-many":
             }
         }
         settings.setTriple(first + round)
-        do {
-            try settings.synchronizeToUserDefaults()
-        } catch {
-            fail("synchronize failed in round \(round): \(error)")
-        }
+        synchronizeOrFail(settings, " in round \(round)")
     }
     say("ok \(settings.counter)")
 
@@ -177,14 +198,51 @@ case "sync-loop":
     var next = settings.counter + 1
     while true {
         settings.setTriple(next)
-        do {
-            try settings.synchronizeToUserDefaults()
-        } catch {
-            fail("synchronize failed: \(error)")
-        }
+        synchronizeOrFail(settings)
         say("\(next)")
         next += 1
     }
+
+case "fields":
+    say(HostSettings(userDefaults: userDefaults).fieldsLine)
+
+case "set", "set-many":
+    // Changes ONE setting and synchronizes, merging with what other writers stored meanwhile;
+    // `set-many` does so for 1…rounds, with a fresh object every fifth round.
+    guard arguments.count > 5 else { fail("\(command) needs a setting and a number") }
+    let setting = arguments[4]
+    let last = numberArgument(5)
+    var settings = HostSettings(userDefaults: userDefaults)
+    for value in (command == "set" ? last...last : 1...last) {
+        if value % 5 == 0 { settings = HostSettings(userDefaults: userDefaults) }
+        settings.setOne(setting, value)
+        synchronizeOrFail(settings)
+    }
+    say("ok \(settings.fieldsLine)")
+
+case "count-loop":
+    // Raises the counter alone, forever, so that the other settings are another writer's.
+    let settings = HostSettings(userDefaults: userDefaults)
+    if let error = settings.lastLoadError { fail("load failed: \(error)") }
+    while true {
+        settings.counter += 1
+        synchronizeOrFail(settings)
+        say("\(settings.counter)")
+    }
+
+case "watch":
+    // Reports each notice that another writer stored the set, with the counter it holds then
+    // (the stored one when `reload` is given, its own otherwise). Ends after 60 seconds.
+    let settings = HostSettings(userDefaults: userDefaults)
+    settings.reloadsWhenStoredSettingsChange = arguments.count > 4 && arguments[4] == "reload"
+    let observer = NotificationCenter.default.addObserver(
+        forName: AppSettingsObject.storedSettingsDidChangeNotification, object: settings, queue: nil
+    ) { _ in
+        say("told counter=\(settings.counter) unsaved=\(settings.hasUnsavedChanges)")
+    }
+    say("ready")
+    sleep(60)
+    NotificationCenter.default.removeObserver(observer)
 
 default:
     fail("unknown command \(command)")

@@ -108,6 +108,47 @@ struct ConcurrencyTests {
         #expect(other == settings)
     }
 
+    /// Eight settings, one per thread of `eightWritersOfOneSetLoseNoChange`.
+    final class EightCounters: AppSettingsObject, @unchecked Sendable {
+        @Setting var counter0 = 0
+        @Setting var counter1 = 0
+        @Setting var counter2 = 0
+        @Setting var counter3 = 0
+        @Setting var counter4 = 0
+        @Setting var counter5 = 0
+        @Setting var counter6 = 0
+        @Setting var counter7 = 0
+
+        static let counters: [any ReferenceWritableKeyPath<EightCounters, Int> & Sendable] = [
+            \.counter0, \.counter1, \.counter2, \.counter3, \.counter4, \.counter5, \.counter6, \.counter7,
+        ]
+    }
+
+    /// Eight objects of one set, each on its own thread, each counting its own setting up and
+    /// synchronizing: every synchronization merges, and no count is lost.
+    @Test func eightWritersOfOneSetLoseNoChange() throws {
+        let rounds = 40
+        let errors = Mutex<[String]>([])
+        let threads = EightCounters.counters.enumerated().map { index, counter in
+            // Half on a UserDefaults of their own, half sharing one.
+            let settings = EightCounters(userDefaults: index.isMultiple(of: 2) ? suite.another() : suite.userDefaults)
+            return Thread {
+                for _ in 0..<rounds {
+                    settings[keyPath: counter] += 1
+                    do { try settings.synchronizeToUserDefaults() } catch {
+                        errors.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+        }
+        for thread in threads { thread.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
+        #expect(errors.withLock { $0 } == [])
+        let loaded = EightCounters(userDefaults: suite.another())
+        #expect(loaded.lastLoadError == nil)
+        for counter in EightCounters.counters { #expect(loaded[keyPath: counter] == rounds) }
+    }
+
     /// Counts the triples checked and keeps the first torn ones.
     private final class Tally: Sendable {
         let observed = Mutex(0)

@@ -137,17 +137,9 @@
             try withProcessSuite { suite, userDefaults in
                 let loop = try TestHost.start(["sync-loop", suite, "Host"])
                 defer { if loop.process.isRunning { kill(loop.process.processIdentifier, SIGKILL) } }
-                let deadline = Date().addingTimeInterval(20)
-                while loop.output().isEmpty, loop.process.isRunning, Date() < deadline { usleep(2_000) }
-                try #require(!loop.output().isEmpty, "the loop printed nothing: \(loop.errors())")
+                try loop.waitForFirstLine()
                 // The loop does nothing but synchronize, so the kill lands in or between syncs.
-                usleep(UInt32.random(in: 0..<50_000))
-                kill(loop.process.processIdentifier, SIGKILL)
-                loop.process.waitUntilExit()
-                let lastSynchronized = try #require(
-                    loop.output().split(separator: "\n").last.flatMap { Int($0) },
-                    "no counter in \(loop.output())"
-                )
+                let lastSynchronized = try loop.killAndLastCounter(within: 50_000)
 
                 let settings = ProcessTripleSettings(userDefaults: userDefaults)
                 try settings.resetToUserDefaults()
@@ -158,7 +150,130 @@
         }
     }
 
+    /// Several writers of one set in different processes (issue 11): merging, conflicts, and the
+    /// notice a live object gets when another process stores its set.
+    @Suite("Processes writing one set")
+    struct SharedSetProcessTests {
+        @Test("two processes changing different settings of one set: both changes survive")
+        func differentSettingsInTwoProcessesBothSurvive() throws {
+            try withProcessSuite { suite, userDefaults in
+                let settings = ProcessTripleSettings(userDefaults: userDefaults)
+                settings.label = "mine"
+                let result = try TestHost.run(["set", suite, "Host", "counter", "5"])
+                try #require(result.status == 0, "host failed: \(result.errors)")
+                try settings.synchronizeToUserDefaults()
+                #expect(settings.counter == 5, "adopted from the other process")
+                let fields = try TestHost.run(["fields", suite, "Host"])
+                #expect(fields.output == "counter=5 label=mine values=\n")
+            }
+        }
+
+        @Test("the same setting changed in two processes: the later synchronization wins and reports it")
+        func sameSettingInTwoProcessesLaterWins() async throws {
+            try await withProcessSuite { suite, userDefaults in
+                let settings = ProcessTripleSettings(userDefaults: userDefaults)
+                var events = settings.changes.makeAsyncIterator()
+                settings.counter = 1
+                let result = try TestHost.run(["set", suite, "Host", "counter", "7"])
+                try #require(result.status == 0, "host failed: \(result.errors)")
+                try settings.synchronizeToUserDefaults()
+                #expect(await events.next() == .settingsChanged(["counter"]))
+                var event = await events.next()
+                if event == .storedSettingsChanged { event = await events.next() }  // the notice may come first
+                #expect(event == .mergeConflicts(["counter"]))
+                let fields = try TestHost.run(["fields", suite, "Host"])
+                #expect(fields.output.hasPrefix("counter=1 "))
+            }
+        }
+
+        @Test("a writer killed while merging loses nothing another writer synchronized")
+        func killedMergingWriterLosesNothing() throws {
+            try withProcessSuite { suite, userDefaults in
+                let loop = try TestHost.start(["count-loop", suite, "Host"])
+                defer { if loop.process.isRunning { kill(loop.process.processIdentifier, SIGKILL) } }
+                try loop.waitForFirstLine()
+                // This process changes other settings while the loop merges its counter in; each
+                // synchronization here makes the loop's next one merge, so the kill, a few
+                // milliseconds after the last, likely lands in a merge.
+                let settings = ProcessTripleSettings(userDefaults: userDefaults)
+                for round in 1...20 {
+                    settings.label = "survivor \(round)"
+                    settings.values = [round]
+                    try settings.synchronizeToUserDefaults()
+                }
+                let lastSynchronized = try loop.killAndLastCounter(within: 5_000)
+
+                let loaded = ProcessTripleSettings(userDefaults: userDefaults)
+                try loaded.resetToUserDefaults()
+                #expect(loaded.lastLoadError == nil)
+                #expect(loaded.label == "survivor 20" && loaded.values == [20])
+                #expect(loaded.counter >= lastSynchronized)
+            }
+        }
+
+        @Test("a live object is told when another process stores its set, and keeps its values")
+        func liveObjectIsToldOfAnotherProcess() throws {
+            try withProcessSuite { suite, userDefaults in
+                let settings = ProcessTripleSettings(userDefaults: userDefaults)
+                let told = NotificationRecorder(settings, name: AppSettingsObject.storedSettingsDidChangeNotification)
+                let result = try TestHost.run(["set", suite, "Host", "counter", "3"])
+                try #require(result.status == 0, "host failed: \(result.errors)")
+                #expect(waitUntil { !told.names.values.isEmpty }, "not told within the deadline")
+                #expect(settings.counter == 0, "keeps its values")
+                try settings.resetToUserDefaults()
+                #expect(settings.counter == 3)
+            }
+        }
+
+        @Test("reloadsWhenStoredSettingsChange: a clean object reloads, one with unsaved changes keeps them")
+        func reloadsWhenCleanOnly() throws {
+            try withProcessSuite { suite, userDefaults in
+                let clean = ProcessTripleSettings(userDefaults: userDefaults)
+                clean.reloadsWhenStoredSettingsChange = true
+                let dirty = ProcessTripleSettings(userDefaults: UserDefaults(suiteName: suite)!)
+                dirty.reloadsWhenStoredSettingsChange = true
+                dirty.label = "unsaved"
+                let cleanTold = NotificationRecorder(clean, name: AppSettingsObject.storedSettingsDidChangeNotification)
+                let dirtyTold = NotificationRecorder(dirty, name: AppSettingsObject.storedSettingsDidChangeNotification)
+                let result = try TestHost.run(["set", suite, "Host", "counter", "4"])
+                try #require(result.status == 0, "host failed: \(result.errors)")
+                #expect(waitUntil { !cleanTold.names.values.isEmpty && !dirtyTold.names.values.isEmpty })
+                #expect(clean.counter == 4 && !clean.hasUnsavedChanges)
+                #expect(dirty.counter == 0 && dirty.label == "unsaved")
+            }
+        }
+
+        @Test("another process's live object is told of this process's synchronization, and reloads if asked")
+        func anotherProcessIsTold() throws {
+            try withProcessSuite { suite, userDefaults in
+                for reload in [false, true] {
+                    let watcher = try TestHost.start(["watch", suite, "Host"] + (reload ? ["reload"] : []))
+                    defer { kill(watcher.process.processIdentifier, SIGKILL) }
+                    #expect(waitUntil { watcher.output().hasPrefix("ready") }, "\(watcher.errors())")
+                    let settings = ProcessTripleSettings(userDefaults: userDefaults)
+                    settings.counter = reload ? 12 : 11
+                    try settings.synchronizeToUserDefaults()
+                    #expect(waitUntil { watcher.output().contains("told") }, "\(watcher.errors())")
+                    let expected = reload ? "told counter=12 unsaved=false" : "told counter=0 unsaved=false"
+                    #expect(watcher.output().contains(expected), "\(watcher.output())")
+                    try settings.removeFromUserDefaults()
+                }
+            }
+        }
+    }
+
     // MARK: - Helpers
+
+    /// Waits until `condition` holds or a generous deadline passes (it bounds the wait; how soon
+    /// is not asserted); returns whether it held.
+    private func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
 
     /// Runs `body` with a fresh, uniquely named suite, and removes the suite's domain, its file and
     /// the library's files for it afterwards.
@@ -167,6 +282,13 @@
         defer { TemporarySuite.remove(suiteNamed: suite) }
         let userDefaults = try #require(UserDefaults(suiteName: suite))
         try body(suite, userDefaults)
+    }
+
+    private func withProcessSuite(_ body: (String, UserDefaults) async throws -> Void) async throws {
+        let suite = "AppSettingsProcessTests-" + UUID().uuidString
+        defer { TemporarySuite.remove(suiteNamed: suite) }
+        let userDefaults = try #require(UserDefaults(suiteName: suite))
+        try await body(suite, userDefaults)
     }
 
     /// The AppSettingsTestHost executable, built by `swift test` next to the test bundle.
@@ -189,6 +311,23 @@
             }
 
             func output() -> String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+
+            /// Waits (bounded by a generous deadline) until a loop printed its first line.
+            func waitForFirstLine() throws {
+                let deadline = Date().addingTimeInterval(20)
+                while output().isEmpty, process.isRunning, Date() < deadline { usleep(2_000) }
+                try #require(!output().isEmpty, "the loop printed nothing: \(errors())")
+            }
+
+            /// Kills a loop with SIGKILL after `delay` microseconds at most; returns the last
+            /// counter it printed (one it had synchronized).
+            func killAndLastCounter(within delay: UInt32) throws -> Int {
+                usleep(UInt32.random(in: 0..<delay))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return try #require(
+                    output().split(separator: "\n").last.flatMap { Int($0) }, "no counter in \(output())")
+            }
             func errors() -> String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
 
             deinit {

@@ -75,6 +75,7 @@ enum StoreRegistry {
             return live
         }
         withExtendedLifetime(live) {}
+        StoreWatcher.startWatching(object.store)
     }
 
     static func unregister(_ object: AppSettingsObject) {
@@ -85,6 +86,13 @@ enum StoreRegistry {
             return live
         }
         withExtendedLifetime(live) {}
+        StoreWatcher.stopWatching(object.store)
+    }
+
+    /// The live objects that `isIncluded` accepts (called outside the lock).
+    static func liveObjects(where isIncluded: (AppSettingsObject) -> Bool) -> [AppSettingsObject] {
+        let all = objects.withLock { objects in objects.values.flatMap { $0.compactMap(\.object) } }
+        return all.filter(isIncluded)
     }
 
     /// The other live objects of `writer`'s store, found by what it holds now: `stored`.

@@ -60,12 +60,14 @@ struct SettingsStore: @unchecked Sendable {
 
     /// Reads what is stored, re-reading the domain from disk first when `refresh` is set.
     func read(refresh: Bool) throws -> (object: PreferencesValue, source: StoredSource)? {
-        try domain.withLock(exclusive: false, key: key) {
-            if refresh { domain.refresh() }
-            if let object = domain.value(forKey: key) { return (object, .userDefaults) }
-            if let data = try domain.readRecoveryCopy(forKey: key) { return (.data(data), .recoveryCopy) }
-            return nil
-        }
+        try domain.withLock(exclusive: false, key: key) { try readHoldingLock(refresh: refresh) }
+    }
+
+    private func readHoldingLock(refresh: Bool) throws -> (object: PreferencesValue, source: StoredSource)? {
+        if refresh { domain.refresh() }
+        if let object = domain.value(forKey: key) { return (object, .userDefaults) }
+        if let data = try domain.readRecoveryCopy(forKey: key) { return (.data(data), .recoveryCopy) }
+        return nil
     }
 
     /// Whether this store holds exactly `data` right now: how a writer finds the other live
@@ -76,28 +78,49 @@ struct SettingsStore: @unchecked Sendable {
         return stored == data
     }
 
-    /// Writes `data` under the key and flushes it to disk. When `backup` is given (what a load
-    /// could not use), it is first kept under ``backupKey(date:)``; that key is returned.
-    @discardableResult
-    func write(_ data: Data, backingUp backup: PreferencesValue?) throws -> String? {
+    /// What a writer decided from what is stored now: the bytes to write, what to keep under a
+    /// backup key first (stored bytes nobody could use), and anything else it wants back.
+    struct Write<Decision> {
+        var data: Data
+        /// The archive's `$writeID`: how this process knows its own writes when it sees them.
+        var writeID: Int64
+        var backup: PreferencesValue?
+        var decision: Decision
+    }
+
+    /// Under the domain's exclusive lock, so that no other process writes in between: re-reads
+    /// what is stored from disk, lets `decide` make the bytes to write from it, then writes them
+    /// and flushes. When a backup is asked for, it is first kept under ``backupKey(date:)``;
+    /// that key is returned.
+    func write<Decision>(
+        _ decide: (PreferencesValue?) throws -> Write<Decision>
+    ) throws -> (backupKey: String?, decision: Decision) {
         try domain.withLock(exclusive: true, key: key) {
-            var backupKey: String?
-            if let backup {
-                let newKey = self.backupKey()
-                switch backup {
-                case .data(let bytes): domain.setData(bytes, forKey: newKey)
-                case .other(let value, _): domain.setObject(value, forKey: newKey)
-                }
-                backupKey = newKey
-            }
-            try domain.writeFlushingRecoveryCopy(data, forKey: key) {
-                domain.setData(data, forKey: key)
-                guard domain.synchronize() else {
-                    throw AppSettingsError.storeFailed(key: key, reason: "UserDefaults could not write its file")
-                }
-            }
-            return backupKey
+            let write = try decide(try readHoldingLock(refresh: true)?.object)
+            let backupKey = try writeHoldingLock(write.data, writeID: write.writeID, backingUp: write.backup)
+            return (backupKey, write.decision)
         }
+    }
+
+    private func writeHoldingLock(_ data: Data, writeID: Int64, backingUp backup: PreferencesValue?) throws -> String? {
+        var backupKey: String?
+        if let backup {
+            let newKey = self.backupKey()
+            switch backup {
+            case .data(let bytes): domain.setData(bytes, forKey: newKey)
+            case .other(let value, _): domain.setObject(value, forKey: newKey)
+            }
+            backupKey = newKey
+        }
+        StoreWatcher.recordOwnWrite(writeID)
+        try domain.writeFlushingRecoveryCopy(data, forKey: key) {
+            domain.setData(data, forKey: key)
+            guard domain.synchronize() else {
+                throw AppSettingsError.storeFailed(key: key, reason: "UserDefaults could not write its file")
+            }
+        }
+        StoreWatcher.announceWrite(to: self)
+        return backupKey
     }
 
     /// Removes the key (and its recovery copy) and flushes.

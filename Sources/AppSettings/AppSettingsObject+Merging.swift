@@ -1,0 +1,195 @@
+import Foundation
+
+// Several writers of one settings set (an app and its extensions, two windows, two objects of
+// one suite): a synchronization re-reads what is stored under the domain's lock and writes a
+// three-way merge of
+// - the base: what this object last loaded or saved (`State.baseStoredValues`, `baseData`),
+// - this object's values (a setting counts as changed while its `changeGenerations` entry is
+//   above `savedGeneration`),
+// - what is stored now.
+// A setting this object changed keeps its value; every other one takes the stored value; settings
+// this class does not declare are the stored set's. Settings are merged per top-level setting: a
+// nested settings object is one setting. The merged values are adopted by the object afterwards.
+
+extension AppSettingsObject {
+    /// What a synchronization decided under the domain's lock.
+    struct Merge {
+        /// The archive written.
+        var data: Data
+        /// What was written, as value trees by stored name: the base of the next merge.
+        var settings: [String: _StoredValue]
+        var unknownStoredValues: [String: _StoredValue]
+        var storedSchemaVersion: Int?
+        /// An unpublished copy holding the merged values, when settings came from the store.
+        var merged: AppSettingsObject?
+        /// Settings changed here and in the store since the base, with different values: this
+        /// object's values were written.
+        var conflicts: [String] = []
+    }
+
+    /// A finished synchronization, for what is reported after the locks are released.
+    struct Synchronization {
+        var merge: Merge
+        var backupKey: String?
+        /// Objects (this one last) and the positions of the settings they took from the store.
+        var adopted: [(object: AppSettingsObject, indices: [Int])]
+    }
+
+    /// Decides what to write, from `snapshot` and what is stored now (read under the domain's lock).
+    func merged(_ snapshot: Snapshot, with stored: PreferencesValue?) throws -> SettingsStore.Write<Merge> {
+        switch stored {
+        case nil:
+            // Nothing stored (never written, or removed): this object's set as it is.
+            return try written(snapshot, backup: nil)
+        case .data(let bytes) where bytes == snapshot.baseData:
+            // Nobody else wrote since the last load or save: nothing to merge.
+            return try written(snapshot, backup: snapshot.unreadableStoredValue)
+        case .other:
+            // Not a settings set: kept under a backup key, never merged into.
+            return try written(snapshot, backup: stored)
+        case .data(let bytes):
+            let storedSettings = readStoredSettings(bytes)
+            guard let entries = storedSettings.entries, storedSettings.error == nil else {
+                // Unreadable: kept under a backup key and replaced, as after a failed load.
+                return try written(snapshot, backup: stored)
+            }
+            return try merged(snapshot, with: entries, storedSettings: storedSettings, bytes: bytes)
+        }
+    }
+
+    private func merged(
+        _ snapshot: Snapshot,
+        with entries: [String: _StoredValue],
+        storedSettings: StoredSettings,
+        bytes: Data
+    ) throws -> SettingsStore.Write<Merge> {
+        var fromStore: [String: _StoredValue] = [:]
+        var changedOnBothSides: [String] = []
+        for slot in slots where !slot.isConstant {
+            guard let theirs = entries[slot.name], theirs != snapshot.baseStoredValues[slot.name] else { continue }
+            if snapshot.changedSinceBase(slot.index) {
+                changedOnBothSides.append(slot.name)
+            } else {
+                fromStore[slot.name] = theirs
+            }
+        }
+        var problems = storedSettings.problems
+        var source = snapshot
+        var mergedObject: AppSettingsObject?
+        if !fromStore.isEmpty {
+            // Filled on a copy: conversion, `validate:` and `checkAfterDecode()` run as for a load.
+            let scratch = makeScratchCopy(copyingValues: false)
+            scratch.fill(from: snapshot)
+            _ = scratch.apply(fromStore) { problems.append($0) }
+            if let filled = scratch.takeSnapshot(onlyIfUnsaved: false) { source = filled }
+            mergedObject = scratch
+        }
+        let declared = Set(storedSettingNames)
+        source.unknownStoredValues = entries.filter { !declared.contains($0.key) }
+        source.storedSchemaVersion = [snapshot.storedSchemaVersion, storedSettings.schemaVersion].compactMap { $0 }
+            .max()
+        // Stored settings this version cannot use are kept under a backup key; the rest is merged.
+        var result = try written(source, backup: problems.error(key: userDefaultsKey) == nil ? nil : .data(bytes))
+        result.decision.merged = mergedObject
+        result.decision.conflicts = changedOnBothSides.filter { result.decision.settings[$0] != entries[$0] }
+        return result
+    }
+
+    /// The archive of `snapshot`, size-checked.
+    private func written(_ snapshot: Snapshot, backup: PreferencesValue?) throws -> SettingsStore.Write<Merge> {
+        let settings = try encodedSettings(snapshot)
+        let writeID = Int64.random(in: 1...Int64.max)
+        let data = try archive(settings, storedSchemaVersion: snapshot.storedSchemaVersion, writeID: writeID)
+        guard data.count <= SettingsStore.maximumByteCount else {
+            throw AppSettingsError.tooLarge(
+                key: userDefaultsKey,
+                byteCount: data.count,
+                limit: SettingsStore.maximumByteCount
+            )
+        }
+        let merge = Merge(
+            data: data,
+            settings: settings,
+            unknownStoredValues: snapshot.unknownStoredValues,
+            storedSchemaVersion: snapshot.storedSchemaVersion
+        )
+        return SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: merge)
+    }
+
+    /// Sets every value of this unpublished object (nested ones in place) to `snapshot`'s.
+    private func fill(from snapshot: Snapshot) {
+        _state.withLock { _ in
+            for slot in slots where slot.nestedObject == nil {
+                if let value = snapshot.values[slot.index] { _ = slot.assign(value) }
+            }
+        }
+        for slot in slots {
+            if let nested = slot.nestedObject, let nestedSnapshot = snapshot.nested[slot.index] {
+                nested.fill(from: nestedSnapshot)
+            }
+        }
+    }
+
+    /// After the write: records what was written as the new base and takes over the merged values.
+    /// Returns what to announce once the locks are released.
+    func adoptMerged(_ merge: Merge, over snapshot: Snapshot) -> [(object: AppSettingsObject, indices: [Int])] {
+        _state.withLock { state in
+            state.baseData = merge.data
+            state.baseStoredValues = merge.settings
+            state.unknownStoredValues = merge.unknownStoredValues
+            if let version = merge.storedSchemaVersion, version > state.storedSchemaVersion ?? .min {
+                state.storedSchemaVersion = version
+            }
+        }
+        guard let merged = merge.merged else { return [] }
+        var adopted: [(object: AppSettingsObject, indices: [Int])] = []
+        adoptStoredValues(of: merged, over: snapshot, into: &adopted)
+        return adopted
+    }
+
+    /// Takes over each value of `merged` (an unpublished copy) that differs, for every setting
+    /// not changed since `snapshot` was taken (a later change stays, unsaved). The values are
+    /// stored ones: no unsaved change is counted.
+    private func adoptStoredValues(
+        of merged: AppSettingsObject,
+        over snapshot: Snapshot,
+        into adopted: inout [(object: AppSettingsObject, indices: [Int])]
+    ) {
+        let (changed, nested) = _state.withLock { state in
+            var changed: [Int] = []
+            var nested: [(AppSettingsObject, AppSettingsObject, Snapshot, Int)] = []
+            for (slot, mergedSlot) in zip(slots, merged.slots) where !slot.isConstant {
+                guard state.changeGenerations[slot.index] <= snapshot.generation else { continue }
+                if let object = slot.nestedObject {
+                    if let mergedObject = mergedSlot.nestedObject, let nestedSnapshot = snapshot.nested[slot.index] {
+                        nested.append((object, mergedObject, nestedSnapshot, slot.index))
+                    }
+                } else if slot.assign(mergedSlot.anyValue) {
+                    changed.append(slot.index)
+                }
+            }
+            return (changed, nested)
+        }
+        var indices = changed
+        for (object, mergedObject, nestedSnapshot, index) in nested {
+            let count = adopted.count
+            object.adoptStoredValues(of: mergedObject, over: nestedSnapshot, into: &adopted)
+            if adopted.count > count { indices.append(index) }
+        }
+        if !indices.isEmpty { adopted.append((self, indices.sorted())) }
+    }
+
+    /// Tells observers what a synchronization took from the store, and logs conflicts.
+    func report(_ synchronization: Synchronization) {
+        for (object, indices) in synchronization.adopted {
+            object.announce(indices, propagatesToParent: false)
+        }
+        let conflicts = synchronization.merge.conflicts
+        guard !conflicts.isEmpty else { return }
+        Log.notice(
+            "\(userDefaultsKey): \(conflicts.joined(separator: ", ")) changed here and in the store since the "
+                + "last load or save; this synchronization wrote this object's values")
+        let continuations = _state.withLock { Array($0.continuations.values) }
+        for continuation in continuations { continuation.yield(.mergeConflicts(conflicts)) }
+    }
+}

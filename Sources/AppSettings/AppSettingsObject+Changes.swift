@@ -147,14 +147,9 @@ extension AppSettingsObject {
                 }
                 state.recordChange(of: changed.filter { !slots[$0].isConstant })
                 if takingLoadState {
-                    state.baseData = loadState.baseData
-                    state.baseStoredValues = loadState.baseStoredValues
-                    state.unknownStoredValues = loadState.unknownStoredValues
-                    state.storedSchemaVersion = loadState.storedSchemaVersion
-                    state.unreadableStoredValue = loadState.unreadableStoredValue
-                    state.lastLoadError = loadState.lastLoadError
+                    state.takeLoadState(of: loadState)
+                    state.savedGeneration = state.generation
                 }
-                if takingLoadState { state.savedGeneration = state.generation }
                 return changed
             }
             announce(changed)
@@ -168,5 +163,18 @@ extension AppSettingsObject.State {
         guard !indices.isEmpty else { return }
         generation &+= 1
         for index in indices { changeGenerations[index] = generation }
+    }
+}
+
+extension AppSettingsObject.State {
+    /// Takes what a load into another object of the same class found: the base of the next
+    /// merge, the settings this class does not declare, the schema version and the load's error.
+    mutating func takeLoadState(of loaded: Self) {
+        baseData = loaded.baseData
+        baseStoredValues = loaded.baseStoredValues
+        unknownStoredValues = loaded.unknownStoredValues
+        storedSchemaVersion = loaded.storedSchemaVersion
+        unreadableStoredValue = loaded.unreadableStoredValue
+        lastLoadError = loaded.lastLoadError
     }
 }

@@ -150,7 +150,7 @@ extension AppSettingsObject {
     /// Takes over each value of `merged` (an unpublished copy) that differs, for every setting
     /// not changed since `snapshot` was taken (a later change stays, unsaved). The values are
     /// stored ones: no unsaved change is counted.
-    private func adoptStoredValues(
+    func adoptStoredValues(
         of merged: AppSettingsObject,
         over snapshot: Snapshot,
         into adopted: inout [(object: AppSettingsObject, indices: [Int])]

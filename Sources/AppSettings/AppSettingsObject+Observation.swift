@@ -132,17 +132,32 @@ extension AppSettingsObject {
         storedSettingsDidChange()
     }
 
+    /// Reloads what is stored when this object has no unsaved changes, into every setting not
+    /// changed since that was checked: an assignment made meanwhile on another thread stays, and
+    /// stays unsaved.
+    private func reloadIfClean() {
+        guard let snapshot = takeSnapshot(onlyIfUnsaved: false),
+            _state.withLock({ $0.savedGeneration == snapshot.generation })
+        else { return }
+        let scratch = makeScratchCopy(copyingValues: false)
+        scratch.resetToDeveloperDefaults()
+        let error = scratch.loadStoredState(refresh: true)
+        var adopted: [(object: AppSettingsObject, indices: [Int])] = []
+        adoptStoredValues(of: scratch, over: snapshot, into: &adopted)
+        let loadState = scratch._state.withLock { $0 }
+        _state.withLock { state in
+            state.takeLoadState(of: loadState)
+            // Clean only if nothing changed since the check; a later change is still unsaved.
+            if state.generation == snapshot.generation { state.savedGeneration = state.generation }
+        }
+        for (object, indices) in adopted { object.announce(indices, propagatesToParent: false) }
+        if let error { Log.error("\(type(of: self)): reloading what another writer stored: \(error)") }
+    }
+
     /// Told that another instance or process wrote the stored set: reloads if asked to and
     /// clean, then posts ``storedSettingsDidChangeNotification`` and yields the event.
     final func storedSettingsDidChange() {
-        let reloads = _state.withLock { $0.reloadsWhenStoredSettingsChange && $0.generation == $0.savedGeneration }
-        if reloads {
-            do {
-                try resetToUserDefaults()
-            } catch {
-                Log.error("\(type(of: self)): reloading what another writer stored: \(error)")
-            }
-        }
+        if _state.withLock({ $0.reloadsWhenStoredSettingsChange }) { reloadIfClean() }
         let continuations = _state.withLock { Array($0.continuations.values) }
         NotificationCenter.default.post(name: Self.storedSettingsDidChangeNotification, object: self)
         for continuation in continuations { continuation.yield(.storedSettingsChanged) }

@@ -1,4 +1,4 @@
-import AppSettings
+@testable import AppSettings
 import Foundation
 import Synchronization
 

@@ -1,0 +1,6 @@
+@testable import AppSettings
+
+/// The tests' lock: the library's `Protected`, whose locking ThreadSanitizer sees on Linux.
+/// Synchronization's `Mutex` locks in code that is not built for ThreadSanitizer there, so it
+/// reports the accesses made under it as races; this name shadows it in every test file.
+typealias Mutex<Value> = Protected<Value>

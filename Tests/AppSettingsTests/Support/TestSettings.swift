@@ -1,6 +1,7 @@
-@testable import AppSettings
 import Foundation
 import Synchronization
+
+@testable import AppSettings
 
 enum Theme: String, CaseIterable, Sendable {
     case light, dark, system

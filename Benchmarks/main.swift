@@ -24,6 +24,16 @@ if isDebugBuild() {
     exit(2)
 }
 
+if let index = CommandLine.arguments.firstIndex(of: "--launch") {
+    do {
+        try runLaunchStep(CommandLine.arguments.dropFirst(index + 1).first ?? "")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("Benchmarks --launch: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 let microSamples = quick ? 41 : 301
 let clock = ContinuousClock()
@@ -323,6 +333,7 @@ do {
     try measureOneSetting()
     try measureCleanSynchronize()
     try measureSet(Settings20.self, PlainSettings20.self, count: 20)
+    try measureBreakdown(Settings20.self, count: 20)
     try measureSet(Settings200.self, PlainSettings200.self, count: 200)
     try measureSet(Settings2000.self, PlainSettings2000.self, count: 2000)
     try measureGrowth()

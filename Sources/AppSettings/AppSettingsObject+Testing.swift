@@ -19,4 +19,33 @@ extension AppSettingsObject {
         guard let snapshot = takeSnapshot(onlyIfUnsaved: false) else { return Data() }
         return try archive(snapshot)
     }
+
+    /// What the store holds under this object's key, read as a load reads it. For the
+    /// benchmark's breakdown of a load.
+    @_spi(Testing)
+    public func _readStoredBytes() throws -> Data? {
+        guard case .data(let data)? = try store.read(refresh: false)?.object else { return nil }
+        return data
+    }
+
+    /// Reads `data` with the defensive archive reader into value trees, without applying them;
+    /// returns how many settings it held. For the benchmark's breakdown of a load.
+    @_spi(Testing)
+    public static func _decodeStoredBytes(_ data: Data) throws -> Int {
+        var reader = try KeyedArchiveReader(data)
+        var count = 0
+        for (_, field) in try reader.root().settings {
+            _ = try reader.value(of: field, depth: 2)
+            count += 1
+        }
+        return count
+    }
+
+    /// Writes `data` under this object's key as a synchronization writes it (the re-read under
+    /// the domain lock, UserDefaults, and on Linux the recovery copy), without merging. For the
+    /// benchmark's breakdown of a save.
+    @_spi(Testing)
+    public func _writeStoredBytes(_ data: Data) throws {
+        _ = try store.write { _ in SettingsStore.Write(data: data, writeID: 0, backup: nil, decision: ()) }
+    }
 }

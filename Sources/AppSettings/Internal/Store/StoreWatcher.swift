@@ -49,8 +49,10 @@ enum StoreWatcher {
     #if os(Linux)
         // Linux: inotify on the store directory (`DomainLocation.storeDirectory`), where every
         // save renames the recovery copy `<key>.archive` into place (IN_MOVED_TO; IN_CLOSE_WRITE
-        // for a copy written in place). One inotify descriptor per process, read by one
-        // DispatchSource; one watch per store directory, counted by its live objects.
+        // for a copy written in place). One inotify descriptor per process, read by one thread
+        // that waits in poll(2); one watch per store directory, counted by its live objects.
+        // (A plain thread, not a DispatchSource: starting libdispatch's event machinery made a
+        // short process, such as a command-line tool reading one setting, exit about 10 ms later.)
 
         static func startWatching(_ store: SettingsStore) {
             guard store.domain.location.unknownSuiteReason == nil else { return }
@@ -82,20 +84,21 @@ enum StoreWatcher {
             storeChanged(holding: stored, objects: objects)
         }
 
-        /// The process's inotify descriptor, its DispatchSource, and the watched directories.
+        /// The process's inotify descriptor, its reading thread, and the watched directories.
         private final class InotifyWatcher: Sendable {
             static let shared = InotifyWatcher()
 
             private struct Watched {
                 var descriptor: Int32 = -1
-                var source: (any DispatchSourceRead)?
+                /// The writing end of a pipe whose reading end the thread polls: closing it stops the
+                /// thread, which closes the other descriptors.
+                var stop: Int32 = -1
                 /// By directory path: the watch descriptor (-1: not watched) and live objects.
                 var directories: [String: (watch: Int32, objects: Int)] = [:]
                 var directoriesByWatch: [Int32: String] = [:]
             }
 
             private let watched = Protected(Watched())
-            private let queue = DispatchQueue(label: "AppSettings.store-watcher")
             private static let mask = UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
 
             func retain(_ directory: URL) {
@@ -108,8 +111,15 @@ enum StoreWatcher {
                     if watched.descriptor < 0 {
                         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
                         guard descriptor >= 0 else { return "inotify_init1: \(String(cString: strerror(errno)))" }
+                        var pipeEnds: [Int32] = [-1, -1]
+                        guard pipe(&pipeEnds) == 0 else {
+                            close(descriptor)
+                            return "pipe: \(String(cString: strerror(errno)))"
+                        }
+                        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
                         watched.descriptor = descriptor
-                        watched.source = start(descriptor)
+                        watched.stop = pipeEnds[1]
+                        start(descriptor, stoppedBy: pipeEnds[0])
                     }
                     // The directory exists once the set was stored; watched before that too.
                     do {
@@ -140,20 +150,37 @@ enum StoreWatcher {
                         inotify_rm_watch(watched.descriptor, entry.watch)
                         watched.directoriesByWatch[entry.watch] = nil
                     }
-                    if watched.directories.isEmpty, let source = watched.source {
-                        source.cancel()  // its cancel handler closes the descriptor
-                        watched.source = nil
+                    if watched.directories.isEmpty, watched.stop >= 0 {
+                        close(watched.stop)  // the thread sees the pipe close and closes the rest
+                        watched.stop = -1
                         watched.descriptor = -1
                     }
                 }
             }
 
-            private func start(_ descriptor: Int32) -> any DispatchSourceRead {
-                let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-                source.setEventHandler { [self] in readEvents(descriptor) }
-                source.setCancelHandler { close(descriptor) }
-                source.resume()
-                return source
+            /// Reads events until the pipe's other end is closed, then closes both descriptors.
+            private func start(_ descriptor: Int32, stoppedBy stop: Int32) {
+                let thread = Thread { [self] in
+                    var descriptors = [
+                        pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                        pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+                    ]
+                    while true {
+                        guard poll(&descriptors, 2, -1) >= 0 else {
+                            if errno == EINTR { continue }
+                            Log.error(
+                                "other processes' changes are no longer noticed: poll: \(String(cString: strerror(errno)))"
+                            )
+                            break
+                        }
+                        if descriptors[1].revents != 0 { break }
+                        if descriptors[0].revents != 0 { readEvents(descriptor) }
+                    }
+                    close(descriptor)
+                    close(stop)
+                }
+                thread.name = "AppSettings.store-watcher"
+                thread.start()
             }
 
             /// Reads every pending event, then tells the objects of each changed copy once.

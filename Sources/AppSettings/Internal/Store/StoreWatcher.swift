@@ -2,7 +2,7 @@ import Foundation
 
 #if os(Linux)
     import Glibc
-#else
+#elseif canImport(Darwin)
     import CoreFoundation
 #endif
 
@@ -221,7 +221,7 @@ enum StoreWatcher {
                 }
             }
         }
-    #else
+    #elseif canImport(Darwin)
         // Apple platforms: a Darwin notification per key, posted after every write and observed
         // while a live object of the key exists. `UserDefaults` does not say which suite it
         // reads, so the name carries the key alone; an object told of a key it shares with
@@ -285,5 +285,10 @@ enum StoreWatcher {
                 storeChanged(holding: stored, objects: [object])
             }
         }
+    #else
+        // Any other platform: no cross-process notice (objects of one process still tell each other).
+        static func startWatching(_ store: SettingsStore) {}
+        static func stopWatching(_ store: SettingsStore) {}
+        static func announceWrite(to store: SettingsStore) {}
     #endif
 }

@@ -179,12 +179,7 @@ extension AppSettingsObject {
         var entries: [String: _StoredValue] = [:]
         do {
             var reader = try KeyedArchiveReader(data)
-            let root = try reader.root()
-            if let format = root.formatVersion, format > ArchiveFormat.formatVersion {
-                throw ArchiveFormatError(
-                    "it was written in format \(format) by a newer version of AppSettings; "
-                        + "this version reads formats up to \(ArchiveFormat.formatVersion)")
-            }
+            let root = try reader.readableRoot()
             result.schemaVersion = root.schemaVersion.flatMap { Int(exactly: $0) }
             entries.reserveCapacity(root.settings.count)
             for (name, field) in root.settings {

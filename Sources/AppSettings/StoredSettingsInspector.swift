@@ -229,12 +229,7 @@ extension StoredSettingsInspector {
     /// Reads a set as the library loads it: the same reader, the same format check.
     private static func readSet(_ data: Data) throws(ArchiveFormatError) -> [String: Any] {
         var reader = try KeyedArchiveReader(data)
-        let root = try reader.root()
-        if let format = root.formatVersion, format > ArchiveFormat.formatVersion {
-            throw ArchiveFormatError(
-                "it was written in format \(format) by a newer version of AppSettings; "
-                    + "this version reads formats up to \(ArchiveFormat.formatVersion)")
-        }
+        let root = try reader.readableRoot()
         var result: [String: Any] = [:]
         if let schemaVersion = root.schemaVersion {
             result[schemaVersionKey] = Int(exactly: schemaVersion) ?? schemaVersion

@@ -336,26 +336,7 @@
             }
         }
 
-        static let executableURL: URL? = {
-            var candidates: [URL] = []
-            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-                candidates.append(URL(fileURLWithPath: path))
-            }
-            candidates.append(Bundle.main.bundleURL)
-            candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL)
-            // On Linux the tests run from .build/<config>/AppSettingsPackageTests.xctest; on macOS
-            // from inside .build/<config>/AppSettingsPackageTests.xctest/Contents/MacOS/. The host is
-            // .build/<config>/AppSettingsTestHost: walk up until a directory holds it.
-            for candidate in candidates {
-                var directory = candidate.deletingLastPathComponent()
-                for _ in 0..<6 {
-                    let host = directory.appendingPathComponent("AppSettingsTestHost")
-                    if FileManager.default.isExecutableFile(atPath: host.path) { return host }
-                    directory = directory.deletingLastPathComponent()
-                }
-            }
-            return nil
-        }()
+        static let executableURL = BuiltExecutable.url(named: "AppSettingsTestHost")
 
         /// Starts the host; `environment` is added to this process's environment.
         static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {

@@ -299,23 +299,7 @@ struct StoredSettingsInspectorTests {
             var errors: String
         }
 
-        static let executableURL: URL? = {
-            var candidates: [URL] = []
-            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-                candidates.append(URL(fileURLWithPath: path))
-            }
-            candidates.append(Bundle.main.bundleURL)
-            candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).absoluteURL)
-            for candidate in candidates {
-                var directory = candidate.deletingLastPathComponent()
-                for _ in 0..<6 {
-                    let executable = directory.appendingPathComponent("appsettings")
-                    if FileManager.default.isExecutableFile(atPath: executable.path) { return executable }
-                    directory = directory.deletingLastPathComponent()
-                }
-            }
-            return nil
-        }()
+        static let executableURL = BuiltExecutable.url(named: "appsettings")
 
         static func run(_ arguments: [String]) throws -> Finished {
             let executable = try #require(executableURL, "appsettings not found next to the test binary")

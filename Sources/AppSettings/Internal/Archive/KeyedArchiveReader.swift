@@ -256,6 +256,18 @@ extension KeyedArchiveReader {
         var settings: [(name: String, field: Field)] = []
     }
 
+    /// The root of a settings set this version can read: an archive of a newer format is refused
+    /// (its bytes are kept by the caller, never rewritten in a format that would lose its fields).
+    mutating func readableRoot() throws(ArchiveFormatError) -> ArchiveRoot {
+        let root = try root()
+        if let format = root.formatVersion, format > ArchiveFormat.formatVersion {
+            throw ArchiveFormatError(
+                "it was written in format \(format) by a newer version of AppSettings; "
+                    + "this version reads formats up to \(ArchiveFormat.formatVersion)")
+        }
+        return root
+    }
+
     /// The settings set at the root, in either format (see ``ArchiveFormat``).
     mutating func root() throws(ArchiveFormatError) -> ArchiveRoot {
         guard let root = try objectDescription(uid: rootUID) else {

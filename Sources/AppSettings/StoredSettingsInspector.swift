@@ -159,6 +159,7 @@ public enum StoredSettingsInspector {
     /// - Returns: The text; for a value `JSONSerialization` cannot write, `{}` and the reason on
     ///   the next line (the inspector's own dictionaries are always writable).
     public static func jsonText(_ jsonObject: [String: Any]) -> String {
+        // Text for a person to read: a failure loses nothing stored, and is said in the text.
         guard JSONSerialization.isValidJSONObject(jsonObject),
             let data = try? JSONSerialization.data(
                 withJSONObject: jsonObject,
@@ -281,6 +282,7 @@ extension StoredSettingsInspector {
 
     /// The compact, key-sorted JSON text of a value: the order of a set's elements.
     private static func canonicalText(_ value: Any) -> String {
+        // Only a sort key for a set's elements: a value without JSON text sorts first, and is kept.
         guard
             let data = try? JSONSerialization.data(
                 withJSONObject: value,

@@ -215,4 +215,41 @@ struct ConcurrencyTests {
         #expect(errors.withLock { $0 } == [])
         #expect(seen > 100, "only \(seen) triples observed")
     }
+
+    /// Runs `duringLoad` in `checkAfterDecode()` of loads bound to `duringLoadOf`: an automatic
+    /// reload loads a scratch copy between its check that the object is clean and the adoption,
+    /// so an assignment made there lands exactly in that window.
+    final class ReloadProbe: AppSettingsObject, @unchecked Sendable {
+        @Setting var assigned = 0
+        @Setting var written = 0
+        static let duringLoad = Mutex<(userDefaults: UserDefaults, run: @Sendable () -> Void)?>(nil)
+
+        override func checkAfterDecode() {
+            let hook = Self.duringLoad.withLock { hook -> (@Sendable () -> Void)? in
+                guard let current = hook, current.userDefaults === userDefaults else { return nil }
+                hook = nil  // once
+                return current.run
+            }
+            hook?()
+        }
+    }
+
+    /// An object that reloads by itself when another writer stores its set: an assignment made
+    /// while that reload is on its way stays, unsaved; the reload takes the other settings.
+    @Test func anAssignmentDuringAnAutomaticReloadIsKept() throws {
+        let readerDefaults = suite.userDefaults
+        let reader = ReloadProbe(userDefaults: readerDefaults)
+        reader.reloadsWhenStoredSettingsChange = true
+        let writer = ReloadProbe(userDefaults: suite.another())
+        for round in 1...5 {
+            try reader.resetToUserDefaults()  // clean, so that the next store reloads it
+            ReloadProbe.duringLoad.withLock { $0 = (readerDefaults, { reader.assigned = round }) }
+            writer.written = round
+            try writer.synchronizeToUserDefaults()  // tells `reader`, which reloads: it is clean
+            #expect(ReloadProbe.duringLoad.withLock { $0 } == nil, "round \(round): the reload ran")
+            #expect(reader.assigned == round, "round \(round): the assignment was overwritten by the reload")
+            #expect(reader.written == round, "round \(round): the reload took the stored value")
+            #expect(reader.hasUnsavedChanges, "round \(round): the assignment is unsaved")
+        }
+    }
 }

@@ -111,9 +111,10 @@ extension AppSettingsObject {
     /// stored its set while this object has no unsaved changes; `false` by default.
     ///
     /// For objects that only read: a widget, a menu, an extension showing what the app stored.
-    /// The reload is a ``resetToUserDefaults()`` (observers are told of each changed setting) that
-    /// runs before ``storedSettingsDidChangeNotification`` is posted. An object with unsaved
-    /// changes keeps them and is only told.
+    /// The reload loads what is stored as ``resetToUserDefaults()`` does (observers are told of
+    /// each changed setting) and runs before ``storedSettingsDidChangeNotification`` is posted. An
+    /// object with unsaved changes keeps them and is only told; a setting assigned while the
+    /// reload is on its way keeps its new value, unsaved.
     ///
     /// ```swift
     /// let settings = MySettings(userDefaults: UserDefaults(suiteName: "group.com.example.myapp")!)

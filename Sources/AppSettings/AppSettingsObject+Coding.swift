@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 
+// Apple platforms: the Objective-C runtime, to give each subclass its own `+supportsSecureCoding`.
 #if canImport(ObjectiveC)
     import ObjectiveC
 #endif

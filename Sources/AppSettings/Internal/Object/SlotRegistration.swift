@@ -16,6 +16,7 @@ enum SlotRegistration {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
+            // The destructor's argument is non-optional in Apple's SDK, optional in Glibc's.
             #if canImport(Darwin)
                 Unmanaged<AnyObject>.fromOpaque(pointer).release()
             #else

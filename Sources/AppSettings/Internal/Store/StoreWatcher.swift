@@ -1,5 +1,6 @@
 import Foundation
 
+// inotify and poll on Linux; Darwin notifications (CoreFoundation) on Apple platforms.
 #if os(Linux)
     import Glibc
 #elseif canImport(Darwin)

@@ -8,8 +8,9 @@ let upcomingFeatures: [SwiftSetting] = [
 
 let package = Package(
     name: "AppSettings",
-    // Synchronization's `Mutex` sets the floor; the Observation module needs one release less.
-    platforms: [.macOS(.v15), .iOS(.v18), .macCatalyst(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The Observation module sets the floor (the library's lock is `OSAllocatedUnfairLock` there,
+    // not Synchronization's `Mutex`, which would need macOS 15 and iOS 18).
+    platforms: [.macOS(.v14), .iOS(.v17), .macCatalyst(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "AppSettings", targets: ["AppSettings"]),
         .executable(name: "appsettings", targets: ["AppSettingsInspector"]),

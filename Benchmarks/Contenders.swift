@@ -15,6 +15,7 @@ final class ReadWriteSettings: AppSettingsObject, @unchecked Sendable {
 
 /// The same two settings as plain stored properties guarded by a `Mutex`: the floor for a
 /// thread-safe setting.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)  // Synchronization's Mutex
 final class MutexSettings: Sendable {
     private struct Values {
         var volume = 0.5
@@ -38,6 +39,7 @@ final class MutexSettings: Sendable {
 /// `@Observable` class written by hand for threads would: Observation's read tracking on every
 /// read; on every change, Observation's `withMutation` and one `NotificationCenter` post naming
 /// the setting. The difference to `MutexSettings` is what that contract costs anyone.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)  // Synchronization's Mutex
 final class ObservedMutexSettings: Observable, Sendable {
     private let values = Mutex(0.5)
     private let registrar = ObservationRegistrar()

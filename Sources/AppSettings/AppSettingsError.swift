@@ -23,8 +23,9 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case migrationFailed(key: String, fromSchemaVersion: Int, reason: String)
     /// A value could not be converted to its stored form.
     case encodingFailed(key: String, setting: String, reason: String)
-    /// The archive is larger than the platform's preferences allow a set (3 MiB; 512 KiB on tvOS
-    /// and watchOS); nothing was written.
+    /// With the archive, the domain (every key of the `UserDefaults` suite, backups included)
+    /// would hold more than the platform's preferences allow (`byteCount` of `limit`: just under
+    /// 4 MiB; just under 1 MiB on tvOS and watchOS); nothing was written.
     case tooLarge(key: String, byteCount: Int, limit: Int)
     /// ``AppSettingsObject/update(from:)`` met a value of the wrong type; nothing was changed.
     case invalidDictionaryValue(setting: String, expected: String, found: String)
@@ -56,7 +57,7 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
         case .encodingFailed(let key, let setting, let reason):
             "setting '\(setting)' under '\(key)' could not be encoded: \(reason)"
         case .tooLarge(let key, let byteCount, let limit):
-            "the settings under '\(key)' take \(byteCount) bytes, more than the \(limit)-byte limit; nothing was written"
+            "with the settings under '\(key)', their domain would hold \(byteCount) bytes, more than the \(limit)-byte limit; nothing was written"
         case .invalidDictionaryValue(let setting, let expected, let found):
             "dictionary value for '\(setting)' is \(found), expected \(expected); nothing was changed"
         case .storeFailed(let key, let reason):

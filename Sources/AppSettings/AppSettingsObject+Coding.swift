@@ -4,6 +4,8 @@ import Observation
 // Apple platforms: the Objective-C runtime, to give each subclass its own `+supportsSecureCoding`.
 #if canImport(ObjectiveC)
     import ObjectiveC
+#elseif APPLE_STAND_INS
+    import AppleStandIns
 #endif
 
 // `supportsSecureCoding` is declared in the class body: Swift lets a subclass override a
@@ -35,21 +37,22 @@ extension AppSettingsObject {
     /// from the decoded one up, that implements `-initWithCoder:` itself, and refuses it unless its
     /// metaclass implements `+supportsSecureCoding` itself too. "Itself" means: its `IMP` differs
     /// from the superclass's, or, when the `IMP`s are equal, its `Method` does. Swift synthesizes
-    /// `init(coder:)` in every subclass, so every subclass is that class. Adding the inherited
-    /// getter's `IMP` to the subclass's metaclass gives it a `Method` of its own (the `IMP` may stay
-    /// the same); that getter calls Swift's `class var`, so a subclass's override still decides.
+    /// `init(coder:)` in every subclass, so every subclass is that class. Adding to the subclass's
+    /// metaclass the `IMP` the subclass resolves now (its nearest ancestor's: an intermediate class
+    /// that overrides `supportsSecureCoding` decides for the classes below it) gives it a `Method`
+    /// of its own.
     ///
     /// Called once per class, when its layout is built at its first instance. `class_addMethod`
     /// changes nothing when the class already has the method (a subclass that overrides it).
     static func adoptSecureCodingSupport(_ subclass: AppSettingsObject.Type) {
-        #if canImport(ObjectiveC)
+        #if canImport(ObjectiveC) || APPLE_STAND_INS
             let selector = NSSelectorFromString("supportsSecureCoding")
             guard subclass != AppSettingsObject.self,
-                let inherited = class_getClassMethod(AppSettingsObject.self, selector),
+                let resolved = class_getClassMethod(subclass, selector),
                 let metaclass = object_getClass(subclass)
             else { return }
             _ = class_addMethod(
-                metaclass, selector, method_getImplementation(inherited), method_getTypeEncoding(inherited))
+                metaclass, selector, method_getImplementation(resolved), method_getTypeEncoding(resolved))
         #endif
     }
 }

@@ -95,18 +95,11 @@ extension AppSettingsObject {
         return result
     }
 
-    /// The archive of `snapshot`, size-checked.
+    /// The archive of `snapshot` (the store checks the size of the domain it goes into).
     private func written(_ snapshot: Snapshot, backup: PreferencesValue?) throws -> SettingsStore.Write<Merge> {
         let settings = try encodedSettings(snapshot)
         let writeID = Int64.random(in: 1...Int64.max)
         let data = try archive(settings, storedSchemaVersion: snapshot.storedSchemaVersion, writeID: writeID)
-        guard data.count <= SettingsStore.maximumByteCount else {
-            throw AppSettingsError.tooLarge(
-                key: userDefaultsKey,
-                byteCount: data.count,
-                limit: SettingsStore.maximumByteCount
-            )
-        }
         let merge = Merge(
             data: data,
             settings: settings,

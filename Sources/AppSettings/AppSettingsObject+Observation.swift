@@ -117,7 +117,7 @@ extension AppSettingsObject {
     /// reload is on its way keeps its new value, unsaved.
     ///
     /// ```swift
-    /// let settings = MySettings(userDefaults: UserDefaults(suiteName: "group.com.example.myapp")!)
+    /// let settings = MySettings(userDefaults: UserDefaults(appGroup: "group.com.example.myapp")!)
     /// settings.reloadsWhenStoredSettingsChange = true
     /// ```
     public final var reloadsWhenStoredSettingsChange: Bool {

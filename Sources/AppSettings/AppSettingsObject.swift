@@ -183,7 +183,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     ///
     /// ```swift
     /// override class var sharedUserDefaults: UserDefaults {
-    ///     UserDefaults(suiteName: "group.com.example.app")!
+    ///     UserDefaults(appGroup: "group.com.example.app")!
     /// }
     /// ```
     ///

@@ -513,10 +513,51 @@ struct DataSafetyTests {
             try settings.synchronizeToUserDefaults()
         } throws: { error in
             guard case .tooLarge(let key, let byteCount, let limit) = error as? AppSettingsError else { return false }
-            return key == "AppSettings.Big" && byteCount > limit && limit == SettingsStore.maximumByteCount
+            return key == "AppSettings.Big" && byteCount > limit && limit == SettingsStore.maximumDomainByteCount
         }
         #expect(suite.storedObject(forKey: "AppSettings.Big") == nil)
         #expect(settings.hasUnsavedChanges)
+    }
+
+    @Test func theDomainsOtherKeysCountTowardsTheLimit() throws {
+        final class Medium: AppSettingsObject, @unchecked Sendable {
+            @Setting var payload = Data()
+        }
+        // Each part fits alone; together they do not.
+        let third = SettingsStore.maximumDomainByteCount / 3
+        suite.userDefaults.set(Data(count: third), forKey: "other code's data")
+        let other = Medium(userDefaults: suite.userDefaults)
+        other.payload = Data(count: third)
+        try other.synchronizeToUserDefaults()
+        final class Large: AppSettingsObject, @unchecked Sendable {
+            @Setting var payload = Data()
+        }
+        let settings = Large(userDefaults: suite.userDefaults)
+        settings.payload = Data(count: third + 1024)
+        #expect {
+            try settings.synchronizeToUserDefaults()
+        } throws: { error in
+            guard case .tooLarge(let key, let byteCount, let limit) = error as? AppSettingsError else { return false }
+            return key == "AppSettings.Large" && byteCount > 3 * third && limit == SettingsStore.maximumDomainByteCount
+        }
+        #expect(suite.storedObject(forKey: "AppSettings.Large") == nil)
+        settings.payload = Data(count: 1024)
+        try settings.synchronizeToUserDefaults()
+    }
+
+    @Test func backupsOfUnreadableSetsAreCappedToTheNewest() throws {
+        let key = MySettings(userDefaults: suite.userDefaults).userDefaultsKey
+        for round in 1...5 {
+            suite.userDefaults.set(Data("damaged \(round)".utf8), forKey: key)
+            let settings = MySettings(userDefaults: suite.userDefaults)
+            settings.theme = .dark
+            try settings.synchronizeToUserDefaults()
+            Thread.sleep(forTimeInterval: 0.002)  // backup keys are stamped in milliseconds
+        }
+        let backups = suite.another().dictionaryRepresentation().filter { $0.key.hasPrefix(key + ".unreadable-") }
+        #expect(backups.count == SettingsStore.maximumBackupCount)
+        let kept = Set(backups.values.compactMap { ($0 as? Data).map { String(decoding: $0, as: UTF8.self) } })
+        #expect(kept == ["damaged 3", "damaged 4", "damaged 5"])
     }
 
     #if os(Linux)

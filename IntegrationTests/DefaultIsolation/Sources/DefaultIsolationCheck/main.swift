@@ -42,7 +42,7 @@ func removeSuite(named name: String) {
 
 let suiteName = "DefaultIsolationCheck-\(UUID().uuidString)"
 defer { removeSuite(named: suiteName) }
-let suite = UserDefaults(suiteName: suiteName)!
+let suite = UserDefaults(appGroup: suiteName)!  // as the README makes App Group suites
 
 // Schema 0 stores "volume"; MySettings (schema 1) migrates it to "soundLevel".
 let old = Settings.SchemaZeroSettings(userDefaults: suite)

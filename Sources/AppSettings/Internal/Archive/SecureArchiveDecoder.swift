@@ -378,7 +378,7 @@ final class SecureArchiveDecoder: NSCoder {
     // `decodeTopLevelObject…`, `decodeObject()`, `decodeArray(ofObjCType:count:at:)`,
     // `decodeBytes(withReturnedLength:)`, macOS's `decodePoint/Size/Rect(forKey:)`. UIKit's
     // `decodeCGPoint(forKey:)` and the like are UIKit's, not Foundation's, and work the same way.
-    #if canImport(Darwin)
+    #if canImport(Darwin) || APPLE_STAND_INS_NSCODER
         // Apple's Foundation: `decodeObjectOfClasses:forKey:` and the collection methods take
         // `Set<AnyHashable>` of classes; NSCoder raises an exception for any that is not overridden.
 
@@ -405,7 +405,9 @@ final class SecureArchiveDecoder: NSCoder {
         }
 
         override var allowedClasses: Set<AnyHashable>? {
-            NSSet(array: defaultClasses.map { $0 as AnyObject }) as Set<AnyHashable>
+            // What `NSSet(...) as Set<AnyHashable>` does on Apple platforms, spelled so that Linux
+            // compiles it too (for the check of this branch against Apple's NSCoder).
+            Set<AnyHashable>._unconditionallyBridgeFromObjectiveC(NSSet(array: defaultClasses.map { $0 as AnyObject }))
         }
 
         /// The bytes stay valid as long as the decoder (the archive keeps them), as with

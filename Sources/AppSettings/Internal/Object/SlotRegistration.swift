@@ -15,16 +15,19 @@ enum SlotRegistration {
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            // The destructor's argument is non-optional in Apple's SDK, optional in Glibc's.
-            #if canImport(Darwin)
-                Unmanaged<AnyObject>.fromOpaque(pointer).release()
-            #else
-                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
-            #endif
-        }
+        pthread_key_create(&key) { pointer in releaseStack(pointer) }
         return key
     }()
+
+    // The destructor's argument is non-optional in Apple's SDK and optional in Glibc's: one
+    // overload for each, so that the destructor above is the same code on every platform.
+    private static func releaseStack(_ pointer: UnsafeMutableRawPointer) {
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    }
+
+    private static func releaseStack(_ pointer: UnsafeMutableRawPointer?) {
+        if let pointer { releaseStack(pointer) }
+    }
 
     private static var stack: Stack {
         if let pointer = pthread_getspecific(key) {

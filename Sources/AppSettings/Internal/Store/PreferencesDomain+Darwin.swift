@@ -1,15 +1,39 @@
-// Apple platforms (and any Foundation other than Linux's corelibs): the preferences daemon
-// writes atomically and coordinates processes by itself, so the domain is `UserDefaults` as it
-// is: no lock file, no recovery copy.
-#if !os(Linux)
+// Apple platforms: the preferences daemon writes each key atomically and keeps every process's
+// view current, so the domain is `UserDefaults` as it is (no recovery copy). What the daemon does
+// not do is run a writer's re-read, merge and write as one step, so this domain adds
+// - a lock per key in the process (`KeyLocks`), so two objects of one set never write
+//   over each other's merge;
+// - for an App Group suite made with `UserDefaults(appGroup:)`, a lock file in the group's
+//   container (`FileLock`), so the app and its extensions take turns; it is held only while a
+//   background-task assertion keeps the process from being suspended (iOS terminates an app that
+//   is suspended holding a file lock in a shared container, 0xdead10cc).
+#if canImport(Darwin) || APPLE_STAND_INS
     import Foundation
+    #if APPLE_STAND_INS
+        import AppleStandIns
+    #endif
 
     /// One `UserDefaults` domain as the store uses it on Apple platforms.
     struct PreferencesDomain {
         let userDefaults: UserDefaults
+        /// The domain's name: the app's (its bundle identifier) for `.standard`, the suite's for a
+        /// suite whose name the library knows (``SuiteNames``); `nil` for other suites.
+        let name: String?
+        /// Where the lock files of an App Group suite are: in the group's container.
+        let lockDirectory: URL?
 
         init(_ userDefaults: UserDefaults) {
             self.userDefaults = userDefaults
+            if userDefaults === UserDefaults.standard {
+                name = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+                lockDirectory = nil
+            } else if let suite = SuiteNames.name(of: userDefaults) {
+                name = suite
+                lockDirectory = AppGroupContainers.lockDirectory(forGroup: suite)
+            } else {
+                name = nil
+                lockDirectory = nil
+            }
         }
 
         /// The preferences daemon owns the domain's file; its place is not the library's to say.
@@ -31,8 +55,16 @@
         func storedObject(forKey key: String) -> Any? {
             guard let value = userDefaults.object(forKey: key) else { return nil }
             let registered = userDefaults.volatileDomain(forName: UserDefaults.registrationDomain)[key]
-            if let registered, (registered as AnyObject).isEqual(value) { return nil }
+            if let registered = registered as? NSObject, registered.isEqual(value) { return nil }
             return value
+        }
+
+        /// Every value the domain stores. For a suite whose name is not known, everything the
+        /// `UserDefaults` reads (its global and registered values too): more than the domain, never less.
+        func forEachStoredValue(_ body: (String, Any) -> Void) {
+            let values =
+                name.flatMap { userDefaults.persistentDomain(forName: $0) } ?? userDefaults.dictionaryRepresentation()
+            for (key, value) in values { body(key, value) }
         }
 
         func setData(_ data: Data, forKey key: String) { userDefaults.set(data, forKey: key) }
@@ -47,8 +79,84 @@
         }
         func removeRecoveryCopy(forKey key: String) throws {}
 
+        /// The name of the Darwin notification posted after each write of `key`: it names the
+        /// domain, so apps and suites that use the same key do not wake each other.
+        func noticeName(forKey key: String) -> String {
+            "AppSettings.storedSettingsDidChange/" + (name ?? "?") + "/" + key
+        }
+
+        /// Runs `body` as the only writer of `key`: in this process always, and across the app and
+        /// its extensions for an App Group suite. Readers take no lock (the daemon's reads are
+        /// whole).
         func withLock<T>(exclusive: Bool, key: String, _ body: () throws -> T) throws -> T {
-            try body()
+            guard exclusive else { return try body() }
+            return try KeyLocks.withLock(key: key) {
+                guard let lockDirectory else { return try body() }
+                let path = lockDirectory.appendingPathComponent(
+                    SuiteNames.fileNameComponent(key) + ".lock", isDirectory: false
+                ).path
+                return try BackgroundAssertion.whileHeld(
+                    reason: "AppSettings: writing the settings \(key)",
+                    { try FileLock.withLock(at: path, exclusive: true, key: key, body) },
+                    otherwise: {
+                        // The process is being suspended: holding the group's lock file now could get it
+                        // terminated. Written under the in-process lock alone.
+                        Log.notice("\(key): written without the App Group's lock (the app is being suspended)")
+                        return try body()
+                    }
+                )
+            }
+        }
+    }
+
+    /// The lock directories of App Groups, found once per group.
+    enum AppGroupContainers {
+        private static let known = Protected<[String: URL?]>([:])
+
+        static func lockDirectory(forGroup group: String) -> URL? {
+            if let known = known.withLock({ $0[group] }) { return known }
+            // `nil` when the app has no such App Group entitlement: then a suite of that name is
+            // the app's alone, and the in-process lock is enough.
+            let directory = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)?
+                .appendingPathComponent("Library", isDirectory: true)
+                .appendingPathComponent("Application Support", isDirectory: true)
+                .appendingPathComponent("AppSettings", isDirectory: true)
+            known.withLock { $0[group] = directory }
+            return directory
+        }
+    }
+
+    /// A background-task assertion around work that must not be suspended half-way.
+    enum BackgroundAssertion {
+        /// Runs `body` while the process holds an expiring-activity assertion, or `otherwise` when
+        /// the system refuses one (the process is about to be suspended). macOS does not suspend
+        /// processes this way: `body` runs as it is.
+        static func whileHeld<T>(
+            reason: String,
+            _ body: () throws -> T,
+            otherwise: () throws -> T
+        ) throws -> T {
+            #if os(macOS)
+                return try body()
+            #else
+                let answer = Protected<Bool?>(nil)
+                let answered = DispatchSemaphore(value: 0)
+                let finished = DispatchSemaphore(value: 0)
+                ProcessInfo.processInfo.performExpiringActivity(withReason: reason) { expired in
+                    // Called with `false` once the assertion is held (it lasts until this returns),
+                    // and with `true` when it is refused or about to expire.
+                    let first = answer.withLock { answer in
+                        defer { answer = answer ?? !expired }
+                        return answer == nil
+                    }
+                    if first { answered.signal() }
+                    if !expired { finished.wait() }
+                }
+                answered.wait()
+                defer { finished.signal() }
+                guard answer.withLock({ $0 }) == true else { return try otherwise() }
+                return try body()
+            #endif
         }
     }
 #endif

@@ -10,7 +10,7 @@
 //   is used;
 // - reads and writes stored bytes through CoreFoundation, skipping `UserDefaults`' byte-by-byte
 //   bridging of `Data`.
-#if os(Linux)
+#if os(Linux) && !APPLE_STAND_INS
     import CoreFoundation
     import Foundation
     import Glibc
@@ -73,6 +73,17 @@
             CFPreferencesCopyAppValue(cfString(key), location.applicationName)
         }
 
+        /// Every value the domain stores, as CoreFoundation holds it (stored data is not bridged).
+        func forEachStoredValue(_ body: (String, Any) -> Void) {
+            guard
+                let keys = CFPreferencesCopyKeyList(
+                    location.applicationName, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
+            else { return }
+            for case let key as String in unsafeBitCast(keys, to: NSArray.self) {
+                if let value = CFPreferencesCopyAppValue(cfString(key), location.applicationName) { body(key, value) }
+            }
+        }
+
         func setObject(_ object: Any, forKey key: String) { userDefaults.set(object, forKey: key) }
         func removeObject(forKey key: String) { userDefaults.removeObject(forKey: key) }
         func synchronize() -> Bool { userDefaults.synchronize() }
@@ -115,26 +126,7 @@
         /// Runs `body` holding the domain's lock file; exclusive for writers, shared for readers.
         func withLock<T>(exclusive: Bool, key: String, _ body: () throws -> T) throws -> T {
             try location.checkKnown(key: key)
-            let directory = location.storeDirectory
-            let lockPath = location.lockFilePath
-            var descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            if descriptor < 0, errno == ENOENT {
-                // No writer has used this domain yet: a reader has nothing to wait for.
-                guard exclusive else { return try body() }
-                do {
-                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                } catch {
-                    throw AppSettingsError.storeFailed(key: key, reason: "could not create \(directory.path): \(error)")
-                }
-                descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            }
-            guard descriptor >= 0 else { throw systemError(key: key, "could not open \(lockPath)") }
-            defer { close(descriptor) }
-            while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
-                // Going on without the lock could drop another process's keys: a failure is loud.
-                guard errno == EINTR else { throw systemError(key: key, "could not lock \(lockPath)") }
-            }
-            return try body()
+            return try FileLock.withLock(at: location.lockFilePath, exclusive: exclusive, key: key, body)
         }
     }
 
@@ -165,7 +157,7 @@
             let configuration = ConfigurationDirectory.url
             domainFileURL = configuration.appendingPathComponent(domainName + ".plist", isDirectory: false)
             storeDirectory = configuration.appendingPathComponent("AppSettings", isDirectory: true)
-                .appendingPathComponent(Self.fileNameComponent(domainName), isDirectory: true)
+                .appendingPathComponent(SuiteNames.fileNameComponent(domainName), isDirectory: true)
             lockFilePath = storeDirectory.appendingPathComponent("domain.lock").path
         }
 
@@ -240,17 +232,12 @@
         func keyFileName(_ key: String) -> String {
             keyFileNames.withLock { names in
                 if let name = names[key] { return name }
-                let name = Self.fileNameComponent(key)
+                let name = SuiteNames.fileNameComponent(key)
                 names[key] = name
                 return name
             }
         }
 
-        static func fileNameComponent(_ name: String) -> String {
-            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.@"))
-            let cleaned = String(name.unicodeScalars.map { allowed.contains($0) ? Character($0) : "_" })
-            return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
-        }
     }
 
     /// The directory corelibs keeps preference domains in, found as corelibs finds it.
@@ -271,7 +258,7 @@
     }
 
     private func systemError(key: String, _ what: String) -> AppSettingsError {
-        .storeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
+        FileLock.systemError(key: key, what)
     }
 
     /// Writes a recovery copy on another thread, started at once.

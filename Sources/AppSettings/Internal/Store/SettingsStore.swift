@@ -38,24 +38,33 @@ struct SettingsStore: @unchecked Sendable {
     /// The store of an object still initializing.
     static let placeholder = SettingsStore(userDefaults: .standard, key: "")
 
-    /// The largest settings archive the library writes: what the platform's preferences accept
-    /// for a whole domain, less room for the domain's other keys.
-    static let maximumByteCount: Int = {
+    /// The most a domain may hold, every key counted: just under what the platform's preferences
+    /// accept (less a margin, since the count is of values, not of the file).
+    static let maximumDomainByteCount: Int = {
         #if os(tvOS) || os(watchOS)
-            // tvOS warns at 512 KiB of defaults and terminates the app at 1 MiB for the whole
-            // domain (UserDefaults.sizeLimitExceededNotification); watchOS is treated alike.
-            512 * 1024
+            // tvOS terminates an app whose domain reaches 1 MiB (it warns from 512 KiB:
+            // UserDefaults.sizeLimitExceededNotification); watchOS is treated alike.
+            1024 * 1024 - 64 * 1024
         #else
-            // Apple's preferences refuse a domain of 4 MiB or more and log from 3 MiB; Linux gets
-            // the same limit, so a set that fits here fits there too.
-            3 * 1024 * 1024
+            // Apple's preferences refuse a domain of 4 MiB or more; Linux gets the same limit, so
+            // a domain that fits here fits there too.
+            4 * 1024 * 1024 - 64 * 1024
         #endif
     }()
+
+    /// How many backups of unreadable sets (`<key>.unreadable-<ms>`) a key keeps: the newest.
+    static let maximumBackupCount = 3
 
     /// The key an unreadable stored value is moved to before it is replaced.
     func backupKey(date: Date = Date()) -> String {
         let stamp = Int64((date.timeIntervalSince1970 * 1000).rounded())
         return "\(key).unreadable-\(stamp)"
+    }
+
+    /// The time stamp of `candidate` if it is one of this key's backup keys.
+    private func backupStamp(_ candidate: String) -> Int64? {
+        guard candidate.hasPrefix(key + ".unreadable-") else { return nil }
+        return Int64(candidate.dropFirst(key.count + ".unreadable-".count))
     }
 
     /// Reads what is stored, re-reading the domain from disk first when `refresh` is set.
@@ -103,8 +112,35 @@ struct SettingsStore: @unchecked Sendable {
     }
 
     private func writeHoldingLock(_ data: Data, writeID: Int64, backingUp backup: PreferencesValue?) throws -> String? {
+        // What the domain holds besides this key, and this key's backups, oldest first.
+        var otherByteCount = 0
+        var backups: [(key: String, stamp: Int64, byteCount: Int)] = []
+        domain.forEachStoredValue { storedKey, value in
+            guard storedKey != key else { return }
+            let byteCount = storedKey.utf8.count + Self.estimatedByteCount(of: value)
+            otherByteCount += byteCount
+            if let stamp = backupStamp(storedKey) { backups.append((storedKey, stamp, byteCount)) }
+        }
+        backups.sort { $0.stamp < $1.stamp }
+        // A new backup pushes out the oldest beyond the newest few.
+        let expired = backup == nil ? [] : backups.dropLast(Self.maximumBackupCount - 1)
+        var byteCount = otherByteCount + key.utf8.count + data.count
+        byteCount -= expired.reduce(0) { $0 + $1.byteCount }
+        if let backup {
+            let value: Any
+            switch backup {
+            case .data(let bytes): value = bytes
+            case .other(let object, _): value = object
+            }
+            byteCount += backupKey().utf8.count + Self.estimatedByteCount(of: value)
+        }
+        guard byteCount <= Self.maximumDomainByteCount else {
+            throw AppSettingsError.tooLarge(key: key, byteCount: byteCount, limit: Self.maximumDomainByteCount)
+        }
+
         var backupKey: String?
         if let backup {
+            for old in expired { domain.removeObject(forKey: old.key) }
             let newKey = self.backupKey()
             switch backup {
             case .data(let bytes): domain.setData(bytes, forKey: newKey)
@@ -121,6 +157,19 @@ struct SettingsStore: @unchecked Sendable {
         }
         StoreWatcher.announceWrite(to: self)
         return backupKey
+    }
+
+    /// About what `value` adds to a domain's property list: its bytes, strings' UTF-8, containers'
+    /// elements, and a few bytes for anything else.
+    static func estimatedByteCount(of value: Any) -> Int {
+        switch value {
+        case let data as NSData: return data.length
+        case let string as String: return string.utf8.count
+        case let array as [Any]: return array.reduce(8) { $0 + estimatedByteCount(of: $1) }
+        case let dictionary as [String: Any]:
+            return dictionary.reduce(8) { $0 + $1.key.utf8.count + estimatedByteCount(of: $1.value) }
+        default: return 9
+        }
     }
 
     /// Removes the key (and its recovery copy) and flushes.

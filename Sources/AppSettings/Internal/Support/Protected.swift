@@ -1,26 +1,41 @@
-import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
+// The lock under every piece of shared state: `OSAllocatedUnfairLock` on Apple platforms (from
+// macOS 13 and iOS 16, so the package's floor is Observation's, not Synchronization's `Mutex`,
+// which needs macOS 15 and iOS 18); Synchronization's `Mutex` elsewhere.
+#if canImport(Darwin) || APPLE_STAND_INS
+    #if canImport(Darwin)
+        import os
+    #else
+        import AppleStandIns
+    #endif
+#else
+    import Synchronization
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
 #endif
 
-/// Mutable state behind a `Mutex`, whose locking ThreadSanitizer can see on every platform.
+/// Mutable state behind a lock whose locking ThreadSanitizer can see on every platform.
 ///
 /// On Linux, `Mutex` locks with atomics and futex calls inside the Synchronization module, which
 /// is not built with ThreadSanitizer instrumentation, so ThreadSanitizer reports every access made
 /// under the lock as a race. When the process runs under ThreadSanitizer, `withLock` therefore
 /// announces the acquire and the release itself (`__tsan_acquire` and `__tsan_release`, looked up
 /// once at run time; in a normal build they are absent and cost one check of a `nil` pointer).
+/// Apple's unfair lock is one ThreadSanitizer knows.
 @usableFromInline
 final class Protected<Value>: @unchecked Sendable {
-    @usableFromInline let mutex = Mutex(())
+    #if canImport(Darwin) || APPLE_STAND_INS
+        @usableFromInline let lock = OSAllocatedUnfairLock()
+    #else
+        @usableFromInline let mutex = Mutex(())
+        /// ThreadSanitizer's hooks, copied here so that locking reads no global.
+        @usableFromInline let hooks = ThreadSanitizerHooks.current
+    #endif
     /// The value lives behind a pointer: accesses through it skip the run-time exclusivity
     /// checks that a class's stored `var` costs on every access (the lock already excludes).
     @usableFromInline let pointer: UnsafeMutablePointer<Value>
-    /// ThreadSanitizer's hooks, copied here so that locking reads no global.
-    @usableFromInline let hooks = ThreadSanitizerHooks.current
 
     init(_ value: Value) {
         pointer = .allocate(capacity: 1)
@@ -35,45 +50,47 @@ final class Protected<Value>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value.
     @inlinable
     func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        try mutex.withLock { _ throws(Failure) -> Result in
-            hooks.acquire(self)
-            defer { hooks.release(self) }
+        #if canImport(Darwin) || APPLE_STAND_INS
+            lock.lock()
+            defer { lock.unlock() }
             return try body(&pointer.pointee)
-        }
+        #else
+            try mutex.withLock { _ throws(Failure) -> Result in
+                hooks.acquire(self)
+                defer { hooks.release(self) }
+                return try body(&pointer.pointee)
+            }
+        #endif
     }
 }
 
-/// ThreadSanitizer's annotation entry points, when the process has them (Linux only: elsewhere
-/// `Mutex` is built on locks ThreadSanitizer already knows).
-@usableFromInline
-struct ThreadSanitizerHooks: @unchecked Sendable {
-    @usableFromInline typealias Hook = @convention(c) (UnsafeRawPointer?) -> Void
+#if !(canImport(Darwin) || APPLE_STAND_INS)
+    /// ThreadSanitizer's annotation entry points, when the process has them.
+    @usableFromInline
+    struct ThreadSanitizerHooks: @unchecked Sendable {
+        @usableFromInline typealias Hook = @convention(c) (UnsafeRawPointer?) -> Void
 
-    @usableFromInline let acquireHook: Hook?
-    @usableFromInline let releaseHook: Hook?
+        @usableFromInline let acquireHook: Hook?
+        @usableFromInline let releaseHook: Hook?
 
-    /// Looked up once per process.
-    static let current: ThreadSanitizerHooks = {
-        #if os(Linux)
-            ThreadSanitizerHooks(acquireHook: lookUp("__tsan_acquire"), releaseHook: lookUp("__tsan_release"))
-        #else
-            ThreadSanitizerHooks(acquireHook: nil, releaseHook: nil)
-        #endif
-    }()
+        /// Looked up once per process.
+        static let current = ThreadSanitizerHooks(
+            acquireHook: lookUp("__tsan_acquire"),
+            releaseHook: lookUp("__tsan_release")
+        )
 
-    #if os(Linux)
         private static func lookUp(_ name: String) -> Hook? {
             dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: Hook.self) }
         }
-    #endif
 
-    @inlinable
-    func acquire(_ object: AnyObject) {
-        if let acquireHook { acquireHook(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())) }
-    }
+        @inlinable
+        func acquire(_ object: AnyObject) {
+            if let acquireHook { acquireHook(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())) }
+        }
 
-    @inlinable
-    func release(_ object: AnyObject) {
-        if let releaseHook { releaseHook(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())) }
+        @inlinable
+        func release(_ object: AnyObject) {
+            if let releaseHook { releaseHook(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())) }
+        }
     }
-}
+#endif

@@ -1,0 +1,1 @@
+../../../../Sources/AppSettings/Internal/PropertyList/BinaryPropertyListObject.swift

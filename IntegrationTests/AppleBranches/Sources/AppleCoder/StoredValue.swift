@@ -1,0 +1,1 @@
+../../../../Sources/AppSettings/Values/StoredValue.swift

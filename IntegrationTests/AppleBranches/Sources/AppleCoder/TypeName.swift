@@ -1,0 +1,1 @@
+../../../../Sources/AppSettings/Internal/Support/TypeName.swift

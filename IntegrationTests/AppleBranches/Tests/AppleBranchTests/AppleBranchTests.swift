@@ -1,0 +1,157 @@
+import AppleStandIns
+import Foundation
+import Testing
+
+@testable import AppSettings
+
+// The library as it is built for Apple platforms (its `#if canImport(Darwin) || APPLE_STAND_INS`
+// blocks), run against the stand-ins of Apple's APIs: the store's locks, the App Group's lock file
+// under a background-task assertion, the notices of notify(3), the secure-coding method added to
+// each subclass. Serialized: the stand-ins' process state (App Groups, suspension) is global.
+
+final class Counters: AppSettingsObject, @unchecked Sendable {
+    @Setting var first = 0
+    @Setting var second = 0
+    @Setting var third = 0
+    @Setting var fourth = 0
+
+    nonisolated(unsafe) static let all: [ReferenceWritableKeyPath<Counters, Int>] = [
+        \.first, \.second, \.third, \.fourth,
+    ]
+}
+
+/// A fresh suite, removed when the test ends.
+final class Suite {
+    let name = "AppleBranchTests-" + UUID().uuidString
+    deinit { try? AppSettingsObject.removeSuite(named: name) }
+    func plain() -> UserDefaults { UserDefaults(suiteName: name)! }
+    func appGroup() -> UserDefaults { UserDefaults(appGroup: name)! }
+}
+
+@Suite(.serialized)
+struct AppleBranchTests {
+    @Test func writersOfOneSetInOneProcessLoseNoChange() throws {
+        let suite = Suite()
+        let rounds = 30
+        let failures = NSLock()
+        nonisolated(unsafe) var errors: [String] = []
+        // Each writer on a `UserDefaults` of its own: only the library's lock can serialize them.
+        let threads = Counters.all.indices.map { index in
+            let settings = Counters(userDefaults: suite.plain())
+            return Thread {
+                for _ in 0..<rounds {
+                    settings[keyPath: Counters.all[index]] += 1
+                    do { try settings.synchronizeToUserDefaults() } catch {
+                        failures.lock()
+                        errors.append("\(error)")
+                        failures.unlock()
+                    }
+                }
+            }
+        }
+        for thread in threads { thread.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
+        #expect(errors == [])
+        let loaded = Counters(userDefaults: suite.plain())
+        for counter in Counters.all { #expect(loaded[keyPath: counter] == rounds) }
+    }
+
+    @Test func anAppGroupsWritersTakeTheLockFileUnderAnAssertion() throws {
+        let suite = Suite()
+        AppleProcess.appGroups.insert(suite.name)
+        defer { AppleProcess.appGroups.remove(suite.name) }
+        let before = AppleProcess.expiringActivities
+        let settings = Counters(userDefaults: suite.appGroup())
+        settings.first = 1
+        try settings.synchronizeToUserDefaults()
+        let lockFile = AppleProcess.containersDirectory
+            .appendingPathComponent(suite.name)
+            .appendingPathComponent("Library/Application Support/AppSettings/AppSettings.Counters.lock")
+        #expect(FileManager.default.fileExists(atPath: lockFile.path))
+        #expect(AppleProcess.expiringActivities.begun == before.begun + 1)
+        #expect(AppleProcess.expiringActivities.refused == before.refused)
+        #expect(Counters(userDefaults: suite.plain()).first == 1)
+    }
+
+    @Test func aProcessBeingSuspendedStillSavesWithoutTheLockFile() throws {
+        let suite = Suite()
+        AppleProcess.appGroups.insert(suite.name)
+        AppleProcess.isBeingSuspended = true
+        defer {
+            AppleProcess.appGroups.remove(suite.name)
+            AppleProcess.isBeingSuspended = false
+        }
+        let before = AppleProcess.expiringActivities
+        let settings = Counters(userDefaults: suite.appGroup())
+        settings.second = 2
+        try settings.synchronizeToUserDefaults()
+        #expect(AppleProcess.expiringActivities.refused == before.refused + 1)
+        #expect(Counters(userDefaults: suite.plain()).second == 2)
+    }
+
+    @Test func aSuiteOutsideAnyAppGroupTakesNoAssertion() throws {
+        let suite = Suite()
+        let before = AppleProcess.expiringActivities
+        let settings = Counters(userDefaults: suite.appGroup())  // no entitlement: no container
+        settings.third = 3
+        try settings.synchronizeToUserDefaults()
+        #expect(AppleProcess.expiringActivities.begun == before.begun)
+    }
+
+    @Test func noticesNameTheSuiteAndAreRegisteredWhileObjectsLive() throws {
+        let suite = Suite()
+        let name = "AppSettings.storedSettingsDidChange/\(suite.name)/AppSettings.Counters"
+        var first: Counters? = Counters(userDefaults: suite.appGroup())
+        var second: Counters? = Counters(userDefaults: suite.appGroup())
+        #expect(NotifyCenter.shared.registeredNames.filter { $0 == name }.count == 1)
+        first?.fourth = 4
+        try first?.synchronizeToUserDefaults()
+        #expect(NotifyCenter.shared.posted.last == name)
+        first = nil
+        #expect(NotifyCenter.shared.registeredNames.contains(name))
+        second = nil
+        // The notice of the write above may still hold the last object on the notices' queue.
+        for _ in 0..<200 where NotifyCenter.shared.registeredNames.contains(name) { usleep(10_000) }
+        #expect(!NotifyCenter.shared.registeredNames.contains(name))
+        _ = (first, second)
+        let unknown = Counters(userDefaults: suite.plain())
+        #expect(
+            unknown.store.domain.noticeName(forKey: unknown.userDefaultsKey)
+                == "AppSettings.storedSettingsDidChange/?/AppSettings.Counters")
+        #expect(Counters().store.domain.noticeName(forKey: "k").hasSuffix("/\(ProcessInfo.processInfo.processName)/k"))
+    }
+
+    @Test func anotherProcessesWriteIsNoticedAndReloaded() async throws {
+        let suite = Suite()
+        let settings = Counters(userDefaults: suite.appGroup())
+        settings.reloadsWhenStoredSettingsChange = true
+        // Another process: its own objects (here a scratch one whose write this process never
+        // recorded), its own post of the notice.
+        let other = Counters(userDefaults: suite.plain())
+        other.first = 7
+        let data = try other.archive(#require(other.takeSnapshot(onlyIfUnsaved: false)))
+        suite.plain().set(data, forKey: settings.userDefaultsKey)
+        _ = notify_post(settings.store.domain.noticeName(forKey: settings.userDefaultsKey))
+        for _ in 0..<200 where settings.first != 7 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(settings.first == 7)
+    }
+
+    @Test func eachSubclassTakesTheSecureCodingMethodItsAncestorsResolve() {
+        class Intermediate: AppSettingsObject, @unchecked Sendable {
+            @Setting var value = 0
+        }
+        final class Leaf: Intermediate, @unchecked Sendable {}
+        final class Direct: AppSettingsObject, @unchecked Sendable {
+            @Setting var value = 0
+        }
+        let selector = NSSelectorFromString("supportsSecureCoding")
+        let base = OpaquePointer(bitPattern: 0x1000)!
+        let overridden = OpaquePointer(bitPattern: 0x2000)!
+        ClassMethodTable.shared.implement(selector, in: AppSettingsObject.self, with: base)
+        ClassMethodTable.shared.implement(selector, in: Intermediate.self, with: overridden)
+        _ = Leaf()
+        _ = Direct()
+        #expect(ClassMethodTable.shared.ownImplementation(of: selector, in: Leaf.self) == overridden)
+        #expect(ClassMethodTable.shared.ownImplementation(of: selector, in: Direct.self) == base)
+    }
+}

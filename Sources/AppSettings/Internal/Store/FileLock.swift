@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An advisory lock on a file (`flock`): exclusive for writers, shared for readers. Used on Linux
+/// for a domain's writers in every process, and on Apple platforms for the writers of an App Group
+/// suite in the app and its extensions.
+///
+/// `flock` locks belong to an open file description, so two threads of one process that each
+/// open the file exclude each other too.
+enum FileLock {
+    /// Runs `body` holding the lock on `path`, creating the file (and its directory, for a writer)
+    /// as needed. A reader of a domain no writer has used yet (no file, no directory) runs `body`
+    /// without a lock: there is nothing to wait for. Failures name `key`.
+    static func withLock<T>(
+        at path: String,
+        exclusive: Bool,
+        key: String,
+        _ body: () throws -> T
+    ) throws -> T {
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == ENOENT {
+            guard exclusive else { return try body() }
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw AppSettingsError.storeFailed(key: key, reason: "could not create \(directory.path): \(error)")
+            }
+            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        }
+        guard descriptor >= 0 else { throw systemError(key: key, "could not open \(path)") }
+        defer { close(descriptor) }
+        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            // Going on without the lock could drop another process's changes: a failure is loud.
+            guard errno == EINTR else { throw systemError(key: key, "could not lock \(path)") }
+        }
+        return try body()
+    }
+
+    /// A store failure naming `key`, with the C library's message for `errno`.
+    static func systemError(key: String, _ what: String) -> AppSettingsError {
+        .storeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
+    }
+}
+
+/// One in-process lock per settings key: writers of one settings set in one process run one at a
+/// time through re-read, merge and write (on Apple platforms, where no file lock serializes them
+/// all; on Linux the domain's file lock does). By key alone, not suite and key: on Apple platforms
+/// two `UserDefaults` of one suite cannot be told to be one, and writers of equal keys in other
+/// suites waiting for each other costs nothing worth the risk.
+enum KeyLocks {
+    private static let locks = Protected<[String: Protected<Int>]>([:])
+
+    /// Runs `body` holding the lock of `key`.
+    static func withLock<T>(key: String, _ body: () throws -> T) throws -> T {
+        // Found or made under the registry's lock, which is released before waiting for the key's.
+        let lock = locks.withLock { locks in
+            if let lock = locks[key] { return lock }
+            let lock = Protected(0)
+            locks[key] = lock
+            return lock
+        }
+        return try lock.withLock { writers in
+            writers += 1  // a value to guard: ThreadSanitizer sees the lock through it
+            return try body()
+        }
+    }
+}

@@ -1,0 +1,182 @@
+// Linux: inotify and poll.
+#if os(Linux) && !APPLE_STAND_INS
+    import Foundation
+    import Glibc
+
+    extension StoreWatcher {
+        // Linux: inotify on the store directory (`DomainLocation.storeDirectory`), where every
+        // save renames the recovery copy `<key>.archive` into place (IN_MOVED_TO; IN_CLOSE_WRITE
+        // for a copy written in place). One inotify descriptor per process, read by one thread
+        // that waits in poll(2); one watch per store directory, counted by its live objects.
+        // (A plain thread, not a DispatchSource: starting libdispatch's event machinery made a
+        // short process, such as a command-line tool reading one setting, exit about 10 ms later.)
+
+        static func startWatching(_ store: SettingsStore) {
+            guard store.domain.location.unknownSuiteReason == nil else { return }
+            InotifyWatcher.shared.retain(store.domain.location.storeDirectory)
+        }
+
+        static func stopWatching(_ store: SettingsStore) {
+            guard store.domain.location.unknownSuiteReason == nil else { return }
+            InotifyWatcher.shared.release(store.domain.location.storeDirectory)
+        }
+
+        /// Nothing to announce: the renamed copy is what other processes see.
+        static func announceWrite(to store: SettingsStore) {}
+
+        /// A file of `directory` changed: the live objects whose recovery copy it is are told.
+        fileprivate static func fileChanged(_ name: String, in directory: String) {
+            let path = directory + "/" + name
+            let stored: Data
+            do {
+                stored = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                return  // replaced or removed again since: its next event says more
+            }
+            let objects = StoreRegistry.liveObjects { object in
+                let location = object.store.domain.location
+                return location.storeDirectory.path == directory
+                    && location.keyFileName(object.userDefaultsKey) + ".archive" == name
+            }
+            storeChanged(holding: stored, objects: objects)
+        }
+
+        /// The process's inotify descriptor, its reading thread, and the watched directories.
+        private final class InotifyWatcher: Sendable {
+            static let shared = InotifyWatcher()
+
+            private struct Watched {
+                var descriptor: Int32 = -1
+                /// The writing end of a pipe whose reading end the thread polls: closing it stops the
+                /// thread, which closes the other descriptors.
+                var stop: Int32 = -1
+                /// By directory path: the watch descriptor (-1: not watched) and live objects.
+                var directories: [String: (watch: Int32, objects: Int)] = [:]
+                var directoriesByWatch: [Int32: String] = [:]
+            }
+
+            private let watched = Protected(Watched())
+            private static let mask = UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
+
+            func retain(_ directory: URL) {
+                let problem = watched.withLock { watched -> String? in
+                    let path = directory.path
+                    var entry = watched.directories[path] ?? (watch: -1, objects: 0)
+                    entry.objects += 1
+                    defer { watched.directories[path] = entry }
+                    guard entry.watch < 0 else { return nil }
+                    if watched.descriptor < 0 {
+                        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+                        guard descriptor >= 0 else { return "inotify_init1: \(String(cString: strerror(errno)))" }
+                        var pipeEnds: [Int32] = [-1, -1]
+                        guard pipe(&pipeEnds) == 0 else {
+                            close(descriptor)
+                            return "pipe: \(String(cString: strerror(errno)))"
+                        }
+                        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+                        watched.descriptor = descriptor
+                        watched.stop = pipeEnds[1]
+                        start(descriptor, stoppedBy: pipeEnds[0])
+                    }
+                    // The directory exists once the set was stored; watched before that too.
+                    do {
+                        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                    } catch {
+                        return "could not create \(path): \(error)"
+                    }
+                    let watch = inotify_add_watch(watched.descriptor, path, Self.mask)
+                    guard watch >= 0 else { return "inotify_add_watch \(path): \(String(cString: strerror(errno)))" }
+                    entry.watch = watch
+                    watched.directoriesByWatch[watch] = path
+                    return nil
+                }
+                if let problem { Log.error("other processes' changes are not noticed: \(problem)") }
+            }
+
+            func release(_ directory: URL) {
+                watched.withLock { watched in
+                    let path = directory.path
+                    guard var entry = watched.directories[path] else { return }
+                    entry.objects -= 1
+                    guard entry.objects == 0 else {
+                        watched.directories[path] = entry
+                        return
+                    }
+                    watched.directories[path] = nil
+                    if entry.watch >= 0 {
+                        inotify_rm_watch(watched.descriptor, entry.watch)
+                        watched.directoriesByWatch[entry.watch] = nil
+                    }
+                    if watched.directories.isEmpty, watched.stop >= 0 {
+                        close(watched.stop)  // the thread sees the pipe close and closes the rest
+                        watched.stop = -1
+                        watched.descriptor = -1
+                    }
+                }
+            }
+
+            /// Reads events until the pipe's other end is closed, then closes both descriptors.
+            private func start(_ descriptor: Int32, stoppedBy stop: Int32) {
+                let thread = Thread { [self] in
+                    var descriptors = [
+                        pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                        pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+                    ]
+                    while true {
+                        guard poll(&descriptors, 2, -1) >= 0 else {
+                            if errno == EINTR { continue }
+                            Log.error(
+                                "other processes' changes are no longer noticed: poll: \(String(cString: strerror(errno)))"
+                            )
+                            break
+                        }
+                        if descriptors[1].revents != 0 { break }
+                        if descriptors[0].revents != 0 { readEvents(descriptor) }
+                    }
+                    close(descriptor)
+                    close(stop)
+                }
+                thread.name = "AppSettings.store-watcher"
+                thread.start()
+            }
+
+            /// Reads every pending event, then tells the objects of each changed copy once.
+            private func readEvents(_ descriptor: Int32) {
+                var changed: [(directory: String, name: String)] = []
+                var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    guard count > 0 else { break }  // EAGAIN: all read
+                    buffer.withUnsafeBytes { bytes in
+                        var offset = 0
+                        // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[len]; }
+                        while offset + 16 <= count {
+                            let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                            let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                            let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                            let nameBytes = bytes[(offset + 16)..<min(offset + 16 + length, count)]
+                            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                            offset += 16 + length
+                            if mask & UInt32(IN_IGNORED) != 0 {
+                                forget(watch)  // the directory went away: watched again on the next retain
+                            } else if mask & Self.mask != 0, name.hasSuffix(".archive"), !name.hasPrefix("."),
+                                let directory = watched.withLock({ $0.directoriesByWatch[watch] }),
+                                !changed.contains(where: { $0 == (directory, name) })
+                            {
+                                changed.append((directory, name))
+                            }
+                        }
+                    }
+                }
+                for (directory, name) in changed { StoreWatcher.fileChanged(name, in: directory) }
+            }
+
+            private func forget(_ watch: Int32) {
+                watched.withLock { watched in
+                    guard let path = watched.directoriesByWatch.removeValue(forKey: watch) else { return }
+                    watched.directories[path]?.watch = -1
+                }
+            }
+        }
+    }
+#endif

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Compiles and tests the library's Apple-only code on Linux, against stand-ins of the Apple APIs it
+# calls (IntegrationTests/AppleBranches: Apple's exact signatures, implemented as Apple documents
+# them within one process). Three steps:
+#
+# 1. Every conditional-compilation block of Sources/, Inspector/ and Example/ that is compiled for
+#    Apple platforms only must be one the stand-in build compiles too: its condition names
+#    APPLE_STAND_INS (the build's flag), or it holds imports only, or it is one of the few listed
+#    below with the reason it cannot be (a branch between two Apple platforms).
+# 2. The stand-in build: the library as Apple platforms build it, the decoder's branch against
+#    Apple's NSCoder, with warnings as errors; then its tests (the store's locks, the App Group's
+#    lock file and background-task assertion, notify(3) notices, the secure-coding method).
+# 3. Unless --no-self-test: the same build in a scratch copy with an error put into an Apple-only
+#    block must fail, so that this check can fail.
+#
+# Environment: SCRATCH_PATH  SwiftPM build directory (default: IntegrationTests/AppleBranches/.build)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+package=IntegrationTests/AppleBranches
+scratch="${SCRATCH_PATH:-$package/.build}"
+self_test=1
+[ "${1:-}" = "--no-self-test" ] && self_test=0
+
+echo "==> Apple-only blocks the stand-in build does not compile"
+python3 - "$root" <<'PYTHON'
+import pathlib, re, sys
+
+root = pathlib.Path(sys.argv[1])
+apple = re.compile(r"canImport\((Darwin|ObjectiveC|os|UIKit|AppKit)\)|os\((macOS|iOS|tvOS|watchOS|visionOS)\)")
+linux = re.compile(r"os\(Linux\)|canImport\((Glibc|Musl)\)")
+# (file, condition) -> why the stand-in build cannot compile the block. Keep this list short.
+allowed = {
+    ("Sources/AppSettings/Internal/Store/SettingsStore.swift", "os(tvOS) || os(watchOS)"):
+        "one constant, the domain size limit of tvOS and watchOS",
+    ("Sources/AppSettings/Internal/Store/PreferencesDomain+Darwin.swift", "os(macOS)"):
+        "macOS has no expiring activities (performExpiringActivity is API_UNAVAILABLE(macos)): the body runs as it is",
+    ("Sources/AppSettings/Internal/Archive/SecureArchiveDecoder.swift", "os(macOS)"):
+        "NSCoder.decodePropertyList() exists on macOS only",
+}
+problems = []
+for folder in ("Sources", "Inspector", "Example"):
+    for path in sorted((root / folder).rglob("*.swift")):
+        relative = str(path.relative_to(root))
+        stack = []  # per open #if: [condition of the branch, is Apple-only, first line, body lines, conditions so far]
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            text = line.strip()
+            directive = re.match(r"#(if|elseif|else|endif)\b\s*(.*)", text)
+            if directive:
+                kind, condition = directive.group(1), directive.group(2).split("//")[0].strip()
+                if kind in ("elseif", "else", "endif") and stack:
+                    branch = stack[-1]
+                    if branch[1] and any(not re.match(r"^(import\s|@_exported import\s|//|$)", l) for l in branch[3]):
+                        if (relative, branch[0]) not in allowed:
+                            problems.append(f"{relative}:{branch[2]}: #if {branch[0]} holds Apple-only code "
+                                            "that the stand-in build does not compile (add '|| APPLE_STAND_INS')")
+                if kind == "if":
+                    stack.append([condition, False, number, [], [condition]])
+                elif kind == "elseif":
+                    stack[-1][0], stack[-1][2], stack[-1][3] = condition, number, []
+                    stack[-1][4].append(condition)
+                elif kind == "else":
+                    earlier = stack[-1][4]
+                    # An #else is Apple-only when the branches before it were for Linux alone.
+                    condition = "#else of " + " / ".join(earlier)
+                    is_apple = all(linux.search(c) and "APPLE_STAND_INS" not in c and not c.startswith("!") for c in earlier)
+                    stack[-1][0], stack[-1][1], stack[-1][2], stack[-1][3] = condition, is_apple, number, []
+                    continue
+                elif kind == "endif":
+                    stack.pop()
+                    continue
+                stack[-1][1] = bool(apple.search(condition)) and "APPLE_STAND_INS" not in condition \
+                    and not condition.lstrip().startswith("!")
+                continue
+            if stack:
+                stack[-1][3].append(text)
+if problems:
+    print("\n".join(problems))
+    sys.exit(1)
+print("none: every Apple-only block is compiled by the stand-in build, or listed with its reason")
+for (file, condition), reason in allowed.items():
+    print(f"  not compiled here: {file} '#if {condition}': {reason}")
+PYTHON
+
+build() {
+    swift build --package-path "$1" --scratch-path "$2" --build-tests -Xswiftc -warnings-as-errors
+}
+
+echo "==> Building $package (the Apple branches against the stand-ins) with warnings as errors"
+build "$package" "$scratch"
+
+echo "==> Running its tests"
+HOME="$(mktemp -d)" swift test --package-path "$package" --scratch-path "$scratch" --skip-build
+
+if [ "$self_test" -eq 1 ]; then
+    echo "==> Self-test: an error in an Apple-only block must fail the build"
+    copy="$(mktemp -d)"
+    trap 'rm -rf "$copy"' EXIT
+    mkdir -p "$copy/IntegrationTests"
+    cp -R Sources "$copy/Sources"
+    cp -R "$package" "$copy/IntegrationTests/"
+    rm -rf "$copy/$package/.build"
+    broken="$copy/Sources/AppSettings/Internal/Store/StoreWatcher+Darwin.swift"
+    # After the file's first Apple-only line: a statement no compiler accepts.
+    sed -i '0,/^#if canImport(Darwin) || APPLE_STAND_INS$/s//&\n    let brokenOnPurpose: Int = "not an Int"/' "$broken"
+    grep -q brokenOnPurpose "$broken"
+    if build "$copy/$package" "$copy/.build" >"$copy/build.log" 2>&1; then
+        echo "the build with a broken Apple-only block passed: this check cannot fail"
+        exit 1
+    fi
+    grep -m1 "brokenOnPurpose\|cannot convert" "$copy/build.log" || true
+    echo "the broken build failed, as it must"
+fi
+echo "Apple branches: ok"

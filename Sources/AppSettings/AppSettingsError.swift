@@ -29,8 +29,11 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case tooLarge(key: String, byteCount: Int, limit: Int)
     /// ``AppSettingsObject/update(from:)`` met a value of the wrong type; nothing was changed.
     case invalidDictionaryValue(setting: String, expected: String, found: String)
-    /// Writing to the store failed: the flush, the recovery copy or the lock.
+    /// Writing to the store failed: the flush, the recovery copy or the lock; `reason` names the file.
     case storeFailed(key: String, reason: String)
+    /// Reading the store failed (a file the library keeps beside it could not be read); the
+    /// settings keep what they held.
+    case readFailed(key: String, reason: String)
 
     /// A sentence that says what went wrong and where.
     public var description: String {
@@ -62,6 +65,8 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "dictionary value for '\(setting)' is \(found), expected \(expected); nothing was changed"
         case .storeFailed(let key, let reason):
             "storing the settings under '\(key)' failed: \(reason)"
+        case .readFailed(let key, let reason):
+            "reading the settings under '\(key)' failed: \(reason)"
         }
     }
 }

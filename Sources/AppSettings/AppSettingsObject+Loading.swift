@@ -55,7 +55,7 @@ extension AppSettingsObject {
             try checkStorable()
             found = try store.read(refresh: refresh)
         } catch {
-            let error = error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")
+            let error = error as? AppSettingsError ?? .readFailed(key: userDefaultsKey, reason: "\(error)")
             _state.withLock { state in
                 state.lastLoadError = error
                 state.savedGeneration = state.generation

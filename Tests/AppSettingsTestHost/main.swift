@@ -112,6 +112,20 @@ func jsonValue(_ value: Any) -> Any {
     }
 }
 
+/// Reads its own `shared` while `shared` is being created.
+final class SelfReferencingSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting var volume = 1
+
+    override func checkAfterDecode() {
+        if volume > 10 { Self.shared.volume = 10 }
+    }
+
+    override func resetToDeveloperDefaults() {
+        super.resetToDeveloperDefaults()
+        _ = Self.shared.volume
+    }
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 4 else {
     fail(
@@ -243,6 +257,11 @@ case "watch":
     say("ready")
     sleep(60)
     NotificationCenter.default.removeObserver(observer)
+
+case "shared-in-init":
+    // A subclass whose initialization reads its own `shared`: must stop with a message.
+    _ = SelfReferencingSettings.shared
+    say("not stopped")
 
 default:
     fail("unknown command \(command)")

@@ -597,5 +597,53 @@ struct DataSafetyTests {
             #expect(!settings.hasUnsavedChanges)
             #expect(MySettings(userDefaults: suite.another()).theme == .light)
         }
+
+        /// A configuration this process cannot write (a read-only mount, settings provisioned by an
+        /// administrator): the lock file cannot be opened for writing. Made here so that root, as CI
+        /// runs, meets it too: the lock file is a directory, which no one opens for writing.
+        @Test func aConfigurationThatCannotBeWrittenLoadsAndRefusesSavesByName() throws {
+            let writer = MySettings(userDefaults: suite.userDefaults)
+            writer.theme = .dark
+            try writer.synchronizeToUserDefaults()
+            let lockFile = try #require(writer.recoveryCopyURL).deletingLastPathComponent()
+                .appendingPathComponent("domain.lock")
+            try FileManager.default.removeItem(at: lockFile)
+            try FileManager.default.createDirectory(at: lockFile, withIntermediateDirectories: false)
+
+            let reader = MySettings(userDefaults: suite.another())
+            #expect(reader.lastLoadError == nil)
+            #expect(reader.theme == .dark)
+            try reader.resetToUserDefaults()
+            reader.theme = .light
+            #expect {
+                try reader.synchronizeToUserDefaults()
+            } throws: { error in
+                guard case .storeFailed(let key, let reason) = error as? AppSettingsError else { return false }
+                return key == reader.userDefaultsKey && reason.contains(lockFile.path)
+                    && reason.contains("could not be opened for writing")
+            }
+            #expect(reader.hasUnsavedChanges)
+        }
+
+        /// No lock file can be had at all (its directory cannot exist): a reader still loads.
+        @Test func aReaderWithoutALockFileStillLoads() throws {
+            let writer = MySettings(userDefaults: suite.userDefaults)
+            writer.theme = .dark
+            try writer.synchronizeToUserDefaults()
+            let directory = try #require(writer.recoveryCopyURL).deletingLastPathComponent()
+            try FileManager.default.removeItem(at: directory)
+            #expect(FileManager.default.createFile(atPath: directory.path, contents: Data("in the way".utf8)))
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let reader = MySettings(userDefaults: suite.another())
+            #expect(reader.lastLoadError == nil)
+            #expect(reader.theme == .dark)
+            reader.theme = .light
+            #expect {
+                try reader.synchronizeToUserDefaults()
+            } throws: { error in
+                guard case .storeFailed(_, let reason) = error as? AppSettingsError else { return false }
+                return reason.contains(directory.path) && !reason.hasPrefix("reading")
+            }
+        }
     #endif
 }

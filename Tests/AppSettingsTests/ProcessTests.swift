@@ -45,6 +45,13 @@
     /// Not serialized: every test has its own suite, and the host processes only touch that suite.
     @Suite("Processes")
     struct ProcessTests {
+        @Test func sharedReadFromItsOwnInitializationStopsWithAMessage() throws {
+            let finished = try TestHost.run(["shared-in-init", "-", "SelfReferencing"])
+            #expect(finished.status != 0)
+            #expect(!finished.output.contains("not stopped"))
+            #expect(finished.errors.contains("SelfReferencingSettings.shared was read while"))
+        }
+
         @Test("a second process reads what this one synchronized")
         func hostReadsWhatThisProcessSynchronized() throws {
             try withProcessSuite { suite, userDefaults in

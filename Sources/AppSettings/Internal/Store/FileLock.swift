@@ -15,33 +15,60 @@ import Foundation
 /// `flock` locks belong to an open file description, so two threads of one process that each
 /// open the file exclude each other too.
 enum FileLock {
-    /// Runs `body` holding the lock on `path`, creating the file (and its directory, for a writer)
-    /// as needed. A reader of a domain no writer has used yet (no file, no directory) runs `body`
-    /// without a lock: there is nothing to wait for. Failures name `key`.
+    /// Runs `body` holding the lock on `path`: exclusive for a writer, which creates the file and
+    /// its directory as needed; shared for a reader where the lock can be had. A reader of a
+    /// configuration it cannot write (a read-only mount, settings provisioned by an administrator)
+    /// takes the lock through a read-only descriptor, or runs without it when there is no lock file
+    /// to open: writers replace the library's files by renaming, so a reader never sees half of one.
+    /// A writer's failures are `storeFailed`, naming the file; a reader's are `readFailed`.
     static func withLock<T>(
         at path: String,
         exclusive: Bool,
         key: String,
         _ body: () throws -> T
     ) throws -> T {
+        let descriptor = exclusive ? try openForWriting(path, key: key) : openForReading(path)
+        guard let descriptor else { return try body() }
+        defer { close(descriptor) }
+        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            // Going on without the lock could drop another process's changes: a failure is loud.
+            guard errno == EINTR else {
+                let reason = "could not lock \(path): \(String(cString: strerror(errno)))"
+                throw exclusive
+                    ? AppSettingsError.storeFailed(key: key, reason: reason)
+                    : AppSettingsError.readFailed(key: key, reason: reason)
+            }
+        }
+        return try body()
+    }
+
+    private static func openForWriting(_ path: String, key: String) throws -> Int32 {
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor < 0, errno == ENOENT {
-            guard exclusive else { return try body() }
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
-                throw AppSettingsError.storeFailed(key: key, reason: "could not create \(directory.path): \(error)")
+                throw AppSettingsError.storeFailed(
+                    key: key, reason: "\(directory.path) could not be created, so nothing was written: \(error)")
             }
             descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         }
-        guard descriptor >= 0 else { throw systemError(key: key, "could not open \(path)") }
-        defer { close(descriptor) }
-        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
-            // Going on without the lock could drop another process's changes: a failure is loud.
-            guard errno == EINTR else { throw systemError(key: key, "could not lock \(path)") }
+        guard descriptor >= 0 else {
+            throw AppSettingsError.storeFailed(
+                key: key,
+                reason: "\(path) could not be opened for writing, so nothing was written: "
+                    + String(cString: strerror(errno)))
         }
-        return try body()
+        return descriptor
+    }
+
+    /// A descriptor to take a shared lock through, or `nil` when none can be had.
+    private static func openForReading(_ path: String) -> Int32? {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { return descriptor }
+        let readOnly = open(path, O_RDONLY | O_CLOEXEC)
+        return readOnly >= 0 ? readOnly : nil
     }
 
     /// A store failure naming `key`, with the C library's message for `errno`.

@@ -87,18 +87,21 @@
         func setObject(_ object: Any, forKey key: String) { userDefaults.set(object, forKey: key) }
         func removeObject(forKey key: String) { userDefaults.removeObject(forKey: key) }
         func synchronize() -> Bool { userDefaults.synchronize() }
+        /// Why ``synchronize()`` returned `false`, naming the file.
+        var synchronizeFailure: String { "UserDefaults could not write \(location.domainFileURL.path)" }
+
         func refresh() { userDefaults.synchronize() }
 
         // MARK: Recovery copy
 
         func readRecoveryCopy(forKey key: String) throws -> Data? {
-            try location.checkKnown(key: key)
+            try location.checkKnown(key: key, writing: false)
             let url = location.recoveryCopyURL(forKey: key)
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
             do {
                 return try Data(contentsOf: url)
             } catch {
-                throw AppSettingsError.storeFailed(key: key, reason: "could not read \(url.path): \(error)")
+                throw AppSettingsError.readFailed(key: key, reason: "could not read \(url.path): \(error)")
             }
         }
 
@@ -125,7 +128,7 @@
 
         /// Runs `body` holding the domain's lock file; exclusive for writers, shared for readers.
         func withLock<T>(exclusive: Bool, key: String, _ body: () throws -> T) throws -> T {
-            try location.checkKnown(key: key)
+            try location.checkKnown(key: key, writing: exclusive)
             return try FileLock.withLock(at: location.lockFilePath, exclusive: exclusive, key: key, body)
         }
     }
@@ -220,8 +223,10 @@
 
         private static let cache = Protected<[String: DomainLocation]>([:])
 
-        func checkKnown(key: String) throws(AppSettingsError) {
-            if let unknownSuiteReason { throw .storeFailed(key: key, reason: unknownSuiteReason) }
+        func checkKnown(key: String, writing: Bool) throws(AppSettingsError) {
+            guard let unknownSuiteReason else { return }
+            throw writing
+                ? .storeFailed(key: key, reason: unknownSuiteReason) : .readFailed(key: key, reason: unknownSuiteReason)
         }
 
         /// `<store directory>/<key as a file name>.archive`.

@@ -152,7 +152,7 @@ struct SettingsStore: @unchecked Sendable {
         try domain.writeFlushingRecoveryCopy(data, forKey: key) {
             domain.setData(data, forKey: key)
             guard domain.synchronize() else {
-                throw AppSettingsError.storeFailed(key: key, reason: "UserDefaults could not write its file")
+                throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)
             }
         }
         StoreWatcher.announceWrite(to: self)
@@ -178,7 +178,7 @@ struct SettingsStore: @unchecked Sendable {
             try domain.removeRecoveryCopy(forKey: key)
             domain.removeObject(forKey: key)
             guard domain.synchronize() else {
-                throw AppSettingsError.storeFailed(key: key, reason: "UserDefaults could not write its file")
+                throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)
             }
         }
     }

@@ -23,7 +23,19 @@ let package = Package(
         ),
         .executableTarget(name: "AppSettingsInspector", dependencies: ["AppSettings"], path: "Inspector"),
         .executableTarget(name: "Example", dependencies: ["AppSettings"], path: "Example"),
-        .executableTarget(name: "Benchmarks", dependencies: ["AppSettings"], path: "Benchmarks"),
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["AppSettings"],
+            path: "Benchmarks",
+            plugins: ["BenchmarkSettingsPlugin"]
+        ),
+        // The benchmark's large settings sets, generated at build time rather than committed.
+        .executableTarget(name: "BenchmarkSettingsGenerator", path: "Plugins/BenchmarkSettingsGenerator"),
+        .plugin(
+            name: "BenchmarkSettingsPlugin",
+            capability: .buildTool(),
+            dependencies: ["BenchmarkSettingsGenerator"]
+        ),
         .executableTarget(
             name: "AppSettingsTestHost",
             dependencies: ["AppSettings"],
@@ -37,6 +49,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
 }

@@ -76,7 +76,7 @@ protocol BenchmarkSettingsSet: AppSettingsObject {
 
 extension Settings20: BenchmarkSettingsSet {}
 extension Settings200: BenchmarkSettingsSet {}
-#if !DEBUG  // a stand-in in debug builds (GeneratedSettings.swift)
+#if !DEBUG  // a stand-in in debug builds (Plugins/BenchmarkSettingsGenerator)
     extension Settings2000: BenchmarkSettingsSet {}
 #endif
 
@@ -94,7 +94,7 @@ extension PlainSettings200: BenchmarkPlainSet {}
 #endif
 
 /// The values of the generated settings: setting `i` has kind `i % 6` (must match
-/// scripts/generate-benchmark-settings.py).
+/// Plugins/BenchmarkSettingsGenerator).
 enum BenchmarkValues {
     static func bool(at index: Int) -> Bool { (index / 6) % 2 == 0 }
     static func integer(at index: Int) -> Int { index * 1000 + 7 }

@@ -10,6 +10,12 @@
         // that waits in poll(2); one watch per store directory, counted by its live objects.
         // (A plain thread, not a DispatchSource: starting libdispatch's event machinery made a
         // short process, such as a command-line tool reading one setting, exit about 10 ms later.)
+        //
+        // The inotify instance is made `startDelay` after the first live object, not at once: the
+        // kernel tears an instance down at exit with an SRCU grace period (about 15 ms on this
+        // machine's 6.x kernel), which every short-lived process would pay. A process that ends
+        // sooner never makes one; one that lives on starts watching then and catches up at once
+        // with what was written meanwhile (`catchUp`), so it is still told within the delay.
 
         static func startWatching(_ store: SettingsStore) {
             guard store.domain.location.unknownSuiteReason == nil else { return }
@@ -41,11 +47,34 @@
             storeChanged(holding: stored, objects: objects)
         }
 
+        /// Each live object of `directories` whose recovery copy holds another process's write
+        /// since its last load or save is told: what happened before the watch began.
+        fileprivate static func catchUp(_ directories: Set<String>) {
+            let objects = StoreRegistry.liveObjects {
+                directories.contains($0.store.domain.location.storeDirectory.path)
+            }
+            for object in objects {
+                let copy = object.store.domain.location.recoveryCopyURL(forKey: object.userDefaultsKey)
+                let stored: Data
+                do {
+                    stored = try Data(contentsOf: copy)
+                } catch {
+                    continue  // no copy yet (nothing stored), or replaced right now: its event tells
+                }
+                storeChanged(holding: stored, objects: [object])
+            }
+        }
+
         /// The process's inotify descriptor, its reading thread, and the watched directories.
         private final class InotifyWatcher: Sendable {
             static let shared = InotifyWatcher()
 
+            /// How long after the first live object the watch starts (see above).
+            static let startDelay: useconds_t = 250_000
+
             private struct Watched {
+                /// Whether a start is waiting for `startDelay` to pass.
+                var isStartScheduled = false
                 var descriptor: Int32 = -1
                 /// The writing end of a pipe whose reading end the thread polls: closing it stops the
                 /// thread, which closes the other descriptors.
@@ -59,38 +88,67 @@
             private static let mask = UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
 
             func retain(_ directory: URL) {
-                let problem = watched.withLock { watched -> String? in
-                    let path = directory.path
-                    var entry = watched.directories[path] ?? (watch: -1, objects: 0)
-                    entry.objects += 1
-                    defer { watched.directories[path] = entry }
-                    guard entry.watch < 0 else { return nil }
-                    if watched.descriptor < 0 {
-                        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-                        guard descriptor >= 0 else { return "inotify_init1: \(String(cString: strerror(errno)))" }
-                        var pipeEnds: [Int32] = [-1, -1]
-                        guard pipe(&pipeEnds) == 0 else {
-                            close(descriptor)
-                            return "pipe: \(String(cString: strerror(errno)))"
-                        }
-                        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-                        watched.descriptor = descriptor
-                        watched.stop = pipeEnds[1]
-                        start(descriptor, stoppedBy: pipeEnds[0])
+                let scheduleStart = watched.withLock { watched -> Bool in
+                    watched.directories[directory.path, default: (watch: -1, objects: 0)].objects += 1
+                    guard watched.descriptor < 0 else {
+                        Self.watch(directory.path, in: &watched)
+                        return false
                     }
-                    // The directory exists once the set was stored; watched before that too.
-                    do {
-                        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                    } catch {
-                        return "could not create \(path): \(error)"
-                    }
-                    let watch = inotify_add_watch(watched.descriptor, path, Self.mask)
-                    guard watch >= 0 else { return "inotify_add_watch \(path): \(String(cString: strerror(errno)))" }
-                    entry.watch = watch
-                    watched.directoriesByWatch[watch] = path
-                    return nil
+                    defer { watched.isStartScheduled = true }
+                    return !watched.isStartScheduled
                 }
-                if let problem { Log.error("other processes' changes are not noticed: \(problem)") }
+                guard scheduleStart else { return }
+                let thread = Thread { [self] in
+                    usleep(Self.startDelay)
+                    startWatching()
+                }
+                thread.name = "AppSettings.store-watcher-start"
+                thread.start()
+            }
+
+            /// Makes the inotify instance and watches every directory of a live object, unless
+            /// none is left; then catches up with what was written before.
+            private func startWatching() {
+                let directories = watched.withLock { watched -> Set<String> in
+                    watched.isStartScheduled = false
+                    guard !watched.directories.isEmpty, watched.descriptor < 0 else { return [] }
+                    let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+                    var pipeEnds: [Int32] = [-1, -1]
+                    guard descriptor >= 0, pipe(&pipeEnds) == 0 else {
+                        Log.error("other processes' changes are not noticed: \(String(cString: strerror(errno)))")
+                        if descriptor >= 0 { close(descriptor) }
+                        return []
+                    }
+                    for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+                    watched.descriptor = descriptor
+                    watched.stop = pipeEnds[1]
+                    start(descriptor, stoppedBy: pipeEnds[0])
+                    for path in watched.directories.keys { Self.watch(path, in: &watched) }
+                    return Set(watched.directories.keys)
+                }
+                if !directories.isEmpty { StoreWatcher.catchUp(directories) }
+            }
+
+            /// Adds a watch for `path` unless it has one.
+            private static func watch(_ path: String, in watched: inout Watched) {
+                guard let entry = watched.directories[path], entry.watch < 0 else { return }
+                // The directory exists once the set was stored; watched before that too.
+                do {
+                    try FileManager.default.createDirectory(
+                        at: URL(fileURLWithPath: path, isDirectory: true), withIntermediateDirectories: true)
+                } catch {
+                    Log.error("other processes' changes are not noticed: could not create \(path): \(error)")
+                    return
+                }
+                let watch = inotify_add_watch(watched.descriptor, path, mask)
+                guard watch >= 0 else {
+                    Log.error(
+                        "other processes' changes are not noticed: inotify_add_watch \(path): "
+                            + String(cString: strerror(errno)))
+                    return
+                }
+                watched.directories[path]?.watch = watch
+                watched.directoriesByWatch[watch] = path
             }
 
             func release(_ directory: URL) {

@@ -30,6 +30,16 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidDictionaryValue(setting: String, expected: String, found: String)
     /// Writing to the store failed: the flush, the recovery copy or the lock.
     case storeFailed(key: String, reason: String)
+    /// A JSON document of settings (``AppSettingsObject/update(fromJSON:replacingAll:)``, the
+    /// `appsettings` tool) is not JSON, not a JSON object, or has a `$schemaVersion` that is not an
+    /// integer; nothing was changed.
+    case malformedJSON(reason: String)
+    /// A JSON document names a setting that the settings set under `key` does not have (a path
+    /// such as `audio.level` inside a nested settings object); nothing was changed.
+    case unknownSetting(key: String, setting: String)
+    /// A value of a JSON document does not fit its setting: `found` is the value as JSON text;
+    /// nothing was changed.
+    case invalidJSONValue(setting: String, expected: String, found: String)
 
     /// A sentence that says what went wrong and where.
     public var description: String {
@@ -61,6 +71,12 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "dictionary value for '\(setting)' is \(found), expected \(expected); nothing was changed"
         case .storeFailed(let key, let reason):
             "storing the settings under '\(key)' failed: \(reason)"
+        case .malformedJSON(let reason):
+            "the JSON document of settings could not be read: \(reason); nothing was changed"
+        case .unknownSetting(let key, let setting):
+            "the settings under '\(key)' have no setting '\(setting)'; nothing was changed"
+        case .invalidJSONValue(let setting, let expected, let found):
+            "JSON value for '\(setting)' is \(found), expected \(expected); nothing was changed"
         }
     }
 }

@@ -120,9 +120,9 @@ extension AppSettingsObject {
             }
             do {
                 result[name] = try slot.storedValue(fromJSONForm: value)
-            } catch let mismatch as _StoredValueMismatch {
+            } catch {
                 throw AppSettingsError.invalidJSONValue(
-                    setting: path + name, expected: slot.valueTypeName, found: mismatch.found)
+                    setting: path + name, expected: slot.valueTypeName, found: JSONForm.description(of: value))
             }
         }
         return result

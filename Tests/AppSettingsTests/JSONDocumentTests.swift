@@ -229,6 +229,12 @@ struct JSONDocumentTests {
             if case .invalidJSONValue("bool", "Bool", _) = $0 { return true }
             return false
         }
+        try expectRefused(#"{"int": true}"#) { $0 == .invalidJSONValue(setting: "int", expected: "Int", found: "true") }
+        try expectRefused(#"{"bool": 1}"#) { $0 == .invalidJSONValue(setting: "bool", expected: "Bool", found: "1") }
+        try expectRefused(#"{"float": 1e300}"#) {
+            if case .invalidJSONValue("float", "Float", _) = $0 { return true }
+            return false
+        }
         try expectRefused(#"{"uint8": 256}"#) {
             $0 == .invalidJSONValue(setting: "uint8", expected: "UInt8", found: "256")
         }

@@ -15,13 +15,22 @@ extension SettingValue {
 // default below): the built-in types say that they take JSON's values as they are.
 
 extension Bool {
-    /// A Boolean (or the integers 0 and 1).
-    public static func _storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue { value }
+    /// `true` or `false` (JSON tells them from numbers).
+    public static func _storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue {
+        switch value {
+        case .integer, .unsignedInteger, .float, .double: throw _StoredValueMismatch(expected: Bool.self, found: value)
+        default: return value
+        }
+    }
 }
 
 extension _StoredInteger where Self: Codable {
-    /// An integer; one out of the type's range is refused by ``_value(from:)``.
-    public static func _storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue { value }
+    /// An integer (or a real number with an integral value); one out of the type's range is
+    /// refused by ``_value(from:)``, a Boolean here.
+    public static func _storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue {
+        guard case .bool = value else { return value }
+        throw _StoredValueMismatch(expected: Self.self, found: value)
+    }
 }
 
 extension String {
@@ -42,14 +51,18 @@ extension UUID {
 extension Double {
     /// A number, or `"nan"`, `"inf"` or `"-inf"`.
     public static func _storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue {
-        JSONForm.realNumber(value)
+        try JSONForm.realNumber(value, for: Double.self)
     }
 }
 
 extension Float {
-    /// A number, or `"nan"`, `"inf"` or `"-inf"`.
+    /// A number within `Float`'s range, or `"nan"`, `"inf"` or `"-inf"`.
     public static func _storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue {
-        JSONForm.realNumber(value)
+        let number = try JSONForm.realNumber(value, for: Float.self)
+        if case .double(let double) = number, double.isFinite, !Float(double).isFinite {
+            throw _StoredValueMismatch(expected: Float.self, foundDescription: "\(double), out of Float's range")
+        }
+        return number
     }
 }
 

@@ -184,7 +184,9 @@ enum JSONForm {
         return .data(data)
     }
 
-    static func realNumber(_ value: _StoredValue) -> _StoredValue {
+    /// A number; `"nan"`, `"inf"` and `"-inf"` as their numbers; a Boolean refused.
+    static func realNumber(_ value: _StoredValue, for type: Any.Type) throws -> _StoredValue {
+        if case .bool = value { throw _StoredValueMismatch(expected: type, found: value) }
         guard case .string(let text) = value, let number = nonFiniteTexts[text] else { return value }
         return .double(number)
     }
@@ -247,7 +249,7 @@ enum JSONForm {
             throw mismatch("integer")
         case (.float, _), (.double, _):
             let number: Double
-            switch realNumber(value) {
+            switch try realNumber(value, for: Double.self) {
             case .double(let double): number = double
             case .float(let float): number = Double(float)
             case .integer(let integer): number = Double(integer)

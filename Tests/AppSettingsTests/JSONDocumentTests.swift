@@ -326,6 +326,31 @@ struct JSONDocumentTests {
         #expect(values["$schemaVersion"] as? Int == 2)
     }
 
+    @Test("settings objects inside collections round trip, and their wrong values are refused")
+    func settingsObjectsInCollections() throws {
+        let outputs = NestedSettingsTests.Outputs(userDefaults: suite.userDefaults)
+        let first = AudioSettings(userDefaults: suite.userDefaults)
+        first.volume = 1
+        let second = AudioSettings(userDefaults: suite.userDefaults)
+        second.muted = true
+        outputs.devices = [first, second]
+        let document = try outputs.jsonRepresentation()
+        let values = try object(document)
+        #expect((values["devices"] as? [[String: Any]])?.first?["volume"] as? Int == 1)
+
+        let other = NestedSettingsTests.Outputs(userDefaults: suite.another())
+        try other.update(fromJSON: document)
+        #expect(other.devices.map(\.volume) == [1, 5])
+        #expect(other.devices.map(\.muted) == [false, true])
+        #expect(throws: AppSettingsError.self) {
+            try other.update(fromJSON: Data(#"{"devices": [{"volume": "loud"}]}"#.utf8))
+        }
+        #expect(throws: AppSettingsError.self) {
+            try other.update(fromJSON: Data(#"{"devices": [{"bass": 1}]}"#.utf8))
+        }
+        #expect(other.devices.map(\.volume) == [1, 5])
+    }
+
     @Test("a document is an unsaved change, announced once")
     func documentIsAnUnsavedChange() async throws {
         let settings = MySettings(userDefaults: suite.userDefaults)

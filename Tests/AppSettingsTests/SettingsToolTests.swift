@@ -245,8 +245,8 @@ import Testing
             settings.reloadsWhenStoredSettingsChange = true
             let told = NotificationRecorder(settings, name: AppSettingsObject.storedSettingsDidChangeNotification)
             try run(["set"] + key + ["int", "77"])
-            #expect(waitUntil { settings.int == 77 })
-            #expect(!told.names.values.isEmpty)
+            // The reload comes first, then the notification.
+            #expect(waitUntil { settings.int == 77 && !told.names.values.isEmpty })
             #expect(!settings.hasUnsavedChanges)
             // The tool merged with what was stored: every other setting kept its value.
             let stored = try reloaded()

@@ -281,7 +281,7 @@ enum JSONForm {
             let common = storedValues.first.flatMap { first in
                 storedValues.allSatisfy { $0.kindDescription == first.kindDescription } ? first : nil
             }
-            for (name, element) in values {
+            for (name, element) in values.sorted(by: { $0.key < $1.key }) {
                 let elementTemplate = entries[name] ?? (element == .null ? element : common ?? element)
                 result[name] = try storedValue(element, like: elementTemplate, merging: merging)
             }

@@ -1,28 +1,57 @@
 import AppSettings
 import Foundation
 
-// `appsettings`: prints the settings sets stored in a UserDefaults suite, a domain file or one
-// set's archive as JSON, read with the library's defensive reader, without the app's classes.
-// Arguments are parsed by hand: the package uses no outside packages.
+// `appsettings`: reads and edits the settings sets an app stored, without the app's classes.
+// Reads go through the library's defensive reader; writes (`set`, `import`) through the library's
+// store, as the app's own synchronizations do. Arguments are parsed by hand: the package uses no
+// outside packages.
 
 let usage = """
     usage: appsettings dump --suite NAME [--key KEY]
            appsettings dump --file PATH [--key KEY]
+           appsettings get --suite NAME --key KEY SETTING
+           appsettings set --suite NAME --key KEY SETTING VALUE
+           appsettings export --suite NAME --key KEY
+           appsettings import --suite NAME --key KEY FILE [--replace]
+           appsettings diff FILE FILE
+           appsettings diff --suite NAME --key KEY FILE
            appsettings --help
 
-    Prints the AppSettings sets stored in a UserDefaults suite, in a domain file, or in one set's
-    archive as JSON (keys sorted): { "<key>": { "<stored name>": value, ... } }.
+    Reads and edits the AppSettings sets stored in a UserDefaults suite, without the app.
+
+      dump     every set of a suite, a domain file or one set's archive, as JSON (keys sorted):
+               { "<key>": { "<stored name>": value, ... } }
+      get      one setting's value: a string as it is, any other value as JSON
+      set      stores one value, typed like the value stored for the setting: the text as it is
+               for a string, a date (ISO 8601), Data (base64), a URL or a UUID; JSON for numbers,
+               Booleans, arrays and objects; null only where nil is stored
+      export   one set as a JSON document (the form of AppSettingsObject.jsonRepresentation())
+      import   stores a document (FILE, or - for standard input), all or nothing: each setting it
+               names must be stored already and takes its value; an object (a nested settings
+               object, a Codable value, a dictionary) changes the entries it names. With --replace,
+               settings the document does not name are removed (the app loads their developer
+               defaults) and objects are replaced whole. Its $schemaVersion must be the stored one.
+      diff     which settings differ between two exports, or between a suite's set and an export:
+               "- name: value" only in the first, "+ name: value" only in the second,
+               "~ name: first -> second" changed (nested objects by dotted path)
 
       --suite NAME  the suite, read through UserDefaults(suiteName:)
       --file PATH   a domain file (.plist, binary or XML) or one set's archive (such as a Linux
                     recovery copy, ~/.config/AppSettings/<domain>/<key>.archive), told apart by content
-      --key KEY     only this set: its full key (AppSettings.MySettings) or its postfix (MySettings)
+      --key KEY     one set: its full key (AppSettings.MySettings) or its postfix (MySettings)
+      SETTING       a stored name, or a dotted path into a nested object (audio.volume)
       -h, --help    this text
 
     Dates are ISO 8601 (UTC), Data base64, sets arrays, nil null. "$schemaVersion" is the schema
     version a set was stored with; "$unreadable" says why a set or a setting could not be read.
     Backups of unreadable sets (<key>.unreadable-<ms>) are listed as sets of their own.
-    Exit status: 0 on success, 1 when the file cannot be read or --key names no set, 2 on wrong arguments.
+
+    set and import write through the library's store: under its lock, merged with what is stored
+    right then, with the recovery copy (Linux), and seen by running apps (an app object with
+    reloadsWhenStoredSettingsChange reloads). A set that cannot be read entirely is never written.
+
+    Exit status: 0 on success, 1 when something cannot be read or is refused (nothing was
+    written), 2 on wrong arguments. diff: 0 when nothing differs, 1 when something does, 2 on trouble.
 
     """
 
@@ -37,85 +66,19 @@ func usageError(_ message: String) -> Never {
     fail("\(message) (see 'appsettings --help')", status: 2)
 }
 
-/// The options of `dump`.
-struct DumpOptions {
-    var suite: String?
-    var file: String?
-    var key: String?
-
-    init(_ arguments: ArraySlice<String>) {
-        var remaining = arguments
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--suite", "--file", "--key":
-                guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
-                    usageError("\(argument) needs a value")
-                }
-                switch argument {
-                case "--suite": suite = Self.once(suite, value, argument)
-                case "--file": file = Self.once(file, value, argument)
-                default: key = Self.once(key, value, argument)
-                }
-            default:
-                usageError("unknown argument '\(argument)'")
-            }
-        }
-        guard (suite == nil) != (file == nil) else { usageError("dump takes one of --suite NAME and --file PATH") }
-    }
-
-    private static func once(_ current: String?, _ value: String, _ option: String) -> String {
-        guard current == nil else { usageError("\(option) given more than once") }
-        return value
-    }
-}
-
-func dump(_ options: DumpOptions) {
-    let sets: [String: Any]
-    let source: String
-    if let suite = options.suite {
-        guard !suite.isEmpty, let userDefaults = UserDefaults(suiteName: suite) else {
-            fail("'\(suite)' is not a suite name UserDefaults accepts")
-        }
-        sets = StoredSettingsInspector.jsonObject(of: userDefaults, key: options.key)
-        source = "suite '\(suite)'"
-    } else {
-        let path = options.file ?? ""
-        let url = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            fail("\(path): no such file")
-        }
-        guard !isDirectory.boolValue else { fail("\(path): is a directory") }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            fail("\(path): cannot be read (\(error.localizedDescription))")
-        }
-        // A recovery copy is named after its key: <key>.archive.
-        let name =
-            url.pathExtension == "archive" ? url.deletingPathExtension().lastPathComponent : url.lastPathComponent
-        do {
-            sets = try StoredSettingsInspector.jsonObject(ofFileContents: data, key: options.key, archiveName: name)
-        } catch {
-            if case .unreadableArchive(_, _, let reason) = error { fail("\(path): \(reason)") }
-            fail("\(path): \(error)")
-        }
-        source = path
-    }
-    if let key = options.key, sets.isEmpty {
-        fail("no settings set under '\(key)' in \(source)")
-    }
-    print(StoredSettingsInspector.jsonText(sets), terminator: "")
-}
-
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--help") || arguments.contains("-h") {
     print(usage, terminator: "")
     exit(0)
 }
+let commandArguments = arguments.dropFirst()
 switch arguments.first {
 case nil: usageError("missing command")
-case "dump": dump(DumpOptions(arguments.dropFirst()))
+case "dump": dump(commandArguments)
+case "get": get(commandArguments)
+case "set": set(commandArguments)
+case "export": export(commandArguments)
+case "import": importDocument(commandArguments)
+case "diff": diff(commandArguments)
 case let command?: usageError("unknown command '\(command)'")
 }

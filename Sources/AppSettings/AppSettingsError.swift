@@ -34,6 +34,16 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Reading the store failed (a file the library keeps beside it could not be read); the
     /// settings keep what they held.
     case readFailed(key: String, reason: String)
+    /// A JSON document of settings (``AppSettingsObject/update(fromJSON:replacingAll:)``, the
+    /// `appsettings` tool) is not JSON, not a JSON object, or has a `$schemaVersion` that is not an
+    /// integer; nothing was changed.
+    case malformedJSON(reason: String)
+    /// A JSON document names a setting that the settings set under `key` does not have (a path
+    /// such as `audio.level` inside a nested settings object); nothing was changed.
+    case unknownSetting(key: String, setting: String)
+    /// A value of a JSON document does not fit its setting: `found` is the value as JSON text;
+    /// nothing was changed.
+    case invalidJSONValue(setting: String, expected: String, found: String)
 
     /// A sentence that says what went wrong and where.
     public var description: String {
@@ -67,6 +77,12 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "storing the settings under '\(key)' failed: \(reason)"
         case .readFailed(let key, let reason):
             "reading the settings under '\(key)' failed: \(reason)"
+        case .malformedJSON(let reason):
+            "the JSON document of settings could not be read: \(reason); nothing was changed"
+        case .unknownSetting(let key, let setting):
+            "the settings under '\(key)' have no setting '\(setting)'; nothing was changed"
+        case .invalidJSONValue(let setting, let expected, let found):
+            "JSON value for '\(setting)' is \(found), expected \(expected); nothing was changed"
         }
     }
 }

@@ -178,16 +178,11 @@ extension AppSettingsObject {
         var result = StoredSettings()
         var entries: [String: _StoredValue] = [:]
         do {
-            var reader = try KeyedArchiveReader(data)
-            let root = try reader.readableRoot()
-            result.schemaVersion = root.schemaVersion.flatMap { Int(exactly: $0) }
-            entries.reserveCapacity(root.settings.count)
-            for (name, field) in root.settings {
-                do {
-                    entries[name] = try reader.value(of: field, depth: 2)
-                } catch {
-                    result.problems.append(setting: name, reason: error.description)
-                }
+            let set = try KeyedArchiveReader.settingsValues(of: data)
+            result.schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
+            entries = set.values
+            for (name, error) in set.unreadable {
+                result.problems.append(setting: name, reason: error.description)
             }
         } catch {
             result.error = .unreadableArchive(key: key, settings: storedSettingNames, reason: "\(error)")
@@ -292,7 +287,7 @@ extension AppSettingsObject {
         }
     }
 
-    private func migrated(_ entries: [String: _StoredValue], from version: Int) throws -> [String: _StoredValue] {
+    func migrated(_ entries: [String: _StoredValue], from version: Int) throws -> [String: _StoredValue] {
         var values = entries.mapValues { $0.migrationValue }
         try migrate(&values, fromSchemaVersion: version)
         var result: [String: _StoredValue] = [:]

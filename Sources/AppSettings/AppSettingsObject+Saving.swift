@@ -122,11 +122,13 @@ extension AppSettingsObject {
 
     /// A snapshot encoded as value trees by stored name: the declared settings plus the
     /// carried-over unknown ones. What the archive writer and `hash` take.
-    func encodedSettings(_ snapshot: Snapshot) throws -> [String: _StoredValue] {
-        var settings = snapshot.unknownStoredValues
+    /// Without `includingUnknown`, only the declared settings (a JSON document of this class).
+    func encodedSettings(_ snapshot: Snapshot, includingUnknown: Bool = true) throws -> [String: _StoredValue] {
+        var settings = includingUnknown ? snapshot.unknownStoredValues : [:]
         for slot in slots where !slot.isConstant {
             if let nested = snapshot.nested[slot.index] {
-                settings[slot.name] = .dictionary(try slot.nestedObject?.encodedSettings(nested) ?? [:])
+                settings[slot.name] = .dictionary(
+                    try slot.nestedObject?.encodedSettings(nested, includingUnknown: includingUnknown) ?? [:])
             } else if let value = snapshot.values[slot.index] {
                 do {
                     settings[slot.name] = try slot.storedValue(of: value)

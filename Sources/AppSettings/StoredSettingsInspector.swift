@@ -11,7 +11,8 @@ import Foundation
 /// - Booleans as `Bool`, integers as `Int` (`UInt64` above `Int.max`), real numbers as `Double`;
 ///   a stored `nil` as `NSNull`; strings, arrays and dictionaries as they are; nested settings
 ///   objects and `Codable` values as dictionaries.
-/// - Dates as ISO 8601 strings in UTC; `Data` as base64 (an `NSSecureCoding` value is stored as an
+/// - Dates as ISO 8601 strings in UTC (with as many digits of fractional seconds as it takes to
+///   read back the same date); `Data` as base64 (an `NSSecureCoding` value is stored as an
 ///   archive of its own, so it shows as base64 too); URLs and UUIDs as strings; sets as arrays,
 ///   sorted so that the output is stable; real numbers that are not finite as `"nan"`, `"inf"` or
 ///   `"-inf"`.
@@ -160,15 +161,11 @@ public enum StoredSettingsInspector {
     ///   the next line (the inspector's own dictionaries are always writable).
     public static func jsonText(_ jsonObject: [String: Any]) -> String {
         // Text for a person to read: a failure loses nothing stored, and is said in the text.
-        guard JSONSerialization.isValidJSONObject(jsonObject),
-            let data = try? JSONSerialization.data(
-                withJSONObject: jsonObject,
-                options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            )
-        else {
+        do {
+            return String(decoding: try JSONForm.documentData(jsonObject), as: UTF8.self)
+        } catch {
             return "{}\nnot valid JSON\n"
         }
-        return String(decoding: data, as: UTF8.self) + "\n"
     }
 }
 
@@ -229,67 +226,15 @@ extension StoredSettingsInspector {
 
     /// Reads a set as the library loads it: the same reader, the same format check.
     private static func readSet(_ data: Data) throws(ArchiveFormatError) -> [String: Any] {
-        var reader = try KeyedArchiveReader(data)
-        let root = try reader.readableRoot()
-        var result: [String: Any] = [:]
-        if let schemaVersion = root.schemaVersion {
+        let set = try KeyedArchiveReader.settingsValues(of: data)
+        var result: [String: Any] = set.values.mapValues(JSONForm.jsonValue)
+        if let schemaVersion = set.schemaVersion {
             result[schemaVersionKey] = Int(exactly: schemaVersion) ?? schemaVersion
         }
-        for (name, field) in root.settings {
-            do {
-                result[name] = jsonValue(try reader.value(of: field, depth: 2))
-            } catch {
-                result[name] = [unreadableKey: error.description]
-            }
+        for (name, error) in set.unreadable {
+            result[name] = [unreadableKey: error.description]
         }
         return result
-    }
-
-    /// A stored value in the form `JSONSerialization` writes.
-    static func jsonValue(_ value: _StoredValue) -> Any {
-        switch value {
-        case .null: return NSNull()
-        case .bool(let bool): return bool
-        case .integer(let integer): return Int(exactly: integer) ?? integer
-        case .unsignedInteger(let integer): return integer
-        // The shortest text that reads back as the same Float: 0.7, not 0.699999988079071.
-        case .float(let float): return float.isFinite ? Double("\(float)") ?? Double(float) : nonFinite(Double(float))
-        case .double(let double): return double.isFinite ? double : nonFinite(double)
-        case .string(let string): return string
-        case .data(let data): return data.base64EncodedString()
-        case .date(let date): return isoText(date)
-        case .url(let url): return url.absoluteString
-        case .uuid(let uuid): return uuid.uuidString
-        case .array(let values): return values.map(jsonValue)
-        case .set(let values):
-            return values.map(jsonValue).map { (text: canonicalText($0), value: $0) }
-                .sorted { $0.text < $1.text }.map(\.value)
-        case .dictionary(let values): return values.mapValues(jsonValue)
-        }
-    }
-
-    /// JSON has no NaN or infinity (and `JSONSerialization` refuses them): they are written as text.
-    private static func nonFinite(_ value: Double) -> String {
-        value.isNaN ? "nan" : value < 0 ? "-inf" : "inf"
-    }
-
-    /// ISO 8601 in UTC, with fractional seconds only when there are any.
-    private static func isoText(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: seconds != seconds.rounded(.down))
-        return date.formatted(style)
-    }
-
-    /// The compact, key-sorted JSON text of a value: the order of a set's elements.
-    private static func canonicalText(_ value: Any) -> String {
-        // Only a sort key for a set's elements: a value without JSON text sorts first, and is kept.
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: value,
-                options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
-            )
-        else { return "" }
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// What a file holds: one set's archive, or a domain's settings keys.

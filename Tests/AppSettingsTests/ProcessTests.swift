@@ -273,15 +273,6 @@
 
     /// Waits until `condition` holds or a generous deadline passes (it bounds the wait; how soon
     /// is not asserted); returns whether it held.
-    private func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
-    }
-
     /// Runs `body` with a fresh, uniquely named suite, and removes the suite's domain, its file and
     /// the library's files for it afterwards.
     private func withProcessSuite(_ body: (String, UserDefaults) throws -> Void) throws {

@@ -187,23 +187,15 @@ struct StoredSettingsInspectorTests {
     @Suite("appsettings command")
     final class InspectorCommandTests {
         let suite = TemporarySuite()
-        let directory: URL
+        let directory: ScratchDirectory
 
         init() throws {
-            directory = FileManager.default.temporaryDirectory
-                .appendingPathComponent("AppSettingsInspector-\(UUID().uuidString)", isDirectory: true)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            directory = try ScratchDirectory("AppSettingsInspector")
         }
 
-        deinit {
-            try? FileManager.default.removeItem(at: directory)
-        }
-
-        /// A file in this test's scratch directory, removed with the suite's files.
+        /// A file in this test's scratch directory, removed with it.
         private func file(_ name: String, _ contents: Data) throws -> URL {
-            let url = directory.appendingPathComponent(name)
-            try contents.write(to: url)
-            return url
+            try directory.file(name, contents)
         }
 
         private func storedAudio() throws -> AudioSettings {
@@ -273,7 +265,7 @@ struct StoredSettingsInspectorTests {
             try expectFailure(["dump", "--file", damaged.path], mentioning: damaged.path)
             let garbage = try file("garbage.plist", Data("<plist><dict><key>".utf8))
             try expectFailure(["dump", "--file", garbage.path], mentioning: "not a property list")
-            let missing = directory.appendingPathComponent("missing.plist").path
+            let missing = directory.missingFile("missing.plist")
             try expectFailure(["dump", "--file", missing], mentioning: "no such file")
             try expectFailure(["dump", "--suite", suite.name, "--key", "Missing"], mentioning: "Missing")
             try expectFailure(["dump", "--suite"], status: 2, mentioning: "--suite needs a value")
@@ -292,7 +284,7 @@ struct StoredSettingsInspectorTests {
 
     /// The `appsettings` executable, built by `swift test` next to the test bundle (the test target
     /// depends on it), found as `ProcessTests` finds its host.
-    private enum Inspector {
+    enum Inspector {
         struct Finished {
             var status: Int32
             var output: String

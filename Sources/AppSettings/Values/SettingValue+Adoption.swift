@@ -55,6 +55,9 @@ extension SettingValue where Self: Codable {
         } catch let error as _StoredValueMismatch {
             throw error
         } catch {
+            // Its JSON form (dates as text, Data as base64), as the `appsettings` tool may store
+            // it; when that fails too, the first error is the one reported.
+            if let decoded = try? JSONForm.decoded(Self.self, from: stored) { return decoded }
             throw _StoredValueMismatch(expected: Self.self, foundDescription: "\(stored.kindDescription) (\(error))")
         }
     }
@@ -95,7 +98,10 @@ extension SettingValue where Self: NSObject & NSSecureCoding {
     /// `NSKeyedUnarchiver`, which can stop the process on damaged bytes); `Self` is the only class
     /// besides Foundation's that it may contain. Any problem is a mismatch, never a trap.
     public static func _value(from stored: _StoredValue) throws -> Self {
-        guard case .data(let data) = stored else { throw _StoredValueMismatch(expected: Self.self, found: stored) }
+        // Base64 text is its JSON form, as the `appsettings` tool may store it.
+        guard case .data(let data) = try JSONForm.data(stored, for: Self.self) else {
+            throw _StoredValueMismatch(expected: Self.self, found: stored)
+        }
         do {
             return try SecureArchiveDecoder.decodeRoot(Self.self, from: data)
         } catch {

@@ -38,6 +38,9 @@ public protocol SettingValue {
     static func _value(from stored: _StoredValue) throws -> Self
     /// Whether two values are the same setting value (used to skip changes that change nothing).
     static func _isSameSettingValue(_ lhs: Self, _ rhs: Self) -> Bool
+    /// Reads a value of this type's JSON form (as JSON gives it: a date is a string) into the
+    /// stored form ``_value(from:)`` reads; throws ``_StoredValueMismatch`` if it does not fit.
+    static func _storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue
 }
 
 extension SettingValue {
@@ -159,9 +162,11 @@ extension String: SettingValue {
 extension Data: SettingValue {
     /// Stores an `NSData`.
     public static func _storedValue(of value: Data) -> _StoredValue { .data(value) }
-    /// Accepts stored data.
+    /// Accepts stored data, or base64 text (its JSON form, as the `appsettings` tool may store it).
     public static func _value(from stored: _StoredValue) throws -> Data {
-        guard case .data(let value) = stored else { throw _StoredValueMismatch(expected: Data.self, found: stored) }
+        guard case .data(let value) = try JSONForm.data(stored, for: Data.self) else {
+            throw _StoredValueMismatch(expected: Data.self, found: stored)
+        }
         return value
     }
 }
@@ -169,9 +174,11 @@ extension Data: SettingValue {
 extension Date: SettingValue {
     /// Stores an `NSDate`.
     public static func _storedValue(of value: Date) -> _StoredValue { .date(value) }
-    /// Accepts a stored date.
+    /// Accepts a stored date, or ISO 8601 text (its JSON form, as the `appsettings` tool may store it).
     public static func _value(from stored: _StoredValue) throws -> Date {
-        guard case .date(let value) = stored else { throw _StoredValueMismatch(expected: Date.self, found: stored) }
+        guard case .date(let value) = try JSONForm.date(stored, for: Date.self) else {
+            throw _StoredValueMismatch(expected: Date.self, found: stored)
+        }
         return value
     }
 }

@@ -77,6 +77,13 @@ public struct _StoredValueMismatch: Error, Sendable {
         self.expected = String(describing: type)
         self.found = foundDescription
     }
+
+    /// Creates a mismatch described in words on both sides (the tool types values by what is
+    /// stored, not by a Swift type).
+    init(expectedDescription: String, foundDescription: String) {
+        self.expected = expectedDescription
+        self.found = foundDescription
+    }
 }
 
 // MARK: - Property-list form

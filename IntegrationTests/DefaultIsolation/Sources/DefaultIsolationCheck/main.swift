@@ -74,6 +74,15 @@ check(reloaded.theme == .dark && reloaded.soundLevel == 1, "reloaded \(reloaded.
 check(reloaded.accentColor?.hue == 0.25, "NSSecureCoding value \(String(describing: reloaded.accentColor?.hue))")
 check(reloaded.audio.outputDevice == "USB", "nested object \(reloaded.audio.outputDevice)")
 check(reloaded.constLastSeenBuild == 0, "const setting was stored")
+
+// Settings as documents: one set to JSON and back, all or nothing.
+let document = try reloaded.jsonRepresentation()
+let restored = MySettings(userDefaults: suite)
+restored.theme = .light
+try restored.update(fromJSON: document)
+check(restored.theme == .dark && restored.audio.outputDevice == "USB", "document round trip")
+try restored.update(fromJSON: Data(#"{"theme": "light"}"#.utf8), replacingAll: true)
+check(restored.theme == .light && restored.audio.outputDevice == "Headphones", "replacing document")
 reloaded.resetToDeveloperDefaults()
 check(reloaded.audio.outputDevice == "Headphones", "resetToDeveloperDefaults override")
 

@@ -37,6 +37,8 @@ class AnySettingSlot: @unchecked Sendable {
     func storedValue(of value: Any) throws -> _StoredValue { .null }
     /// Converts and validates a stored value; the result is passed to `assign`. Runs unlocked.
     func decode(_ stored: _StoredValue) throws -> Any { () }
+    /// Reads a value as JSON gives it into the stored form of the setting's type. Runs unlocked.
+    func storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue { value }
     /// The validated developer default, ready for `assign`.
     func initialValueForAssignment() -> Any { () }
     /// Assigns what `decode` or `initialValueForAssignment` returned; tells whether it changed anything.
@@ -100,6 +102,10 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     override func decode(_ stored: _StoredValue) throws -> Any {
         let decoded = try Value._value(from: stored)
         return validate?(decoded) ?? decoded
+    }
+
+    override func storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue {
+        try Value._storedValue(fromJSONForm: value)
     }
 
     override func initialValueForAssignment() -> Any { initialValue }

@@ -1,0 +1,158 @@
+@_spi(AppSettingsTool) import AppSettings
+import Foundation
+
+// The commands that read or write one set of a suite: get, set, export, import; and dump.
+
+func dump(_ arguments: ArraySlice<String>) {
+    let options = Arguments(arguments, options: ["--suite", "--file", "--key"])
+    guard options.operands.isEmpty else { usageError("unknown argument '\(options.operands[0])'") }
+    guard (options["--suite"] == nil) != (options["--file"] == nil) else {
+        usageError("dump takes one of --suite NAME and --file PATH")
+    }
+    let sets: [String: Any]
+    let source: String
+    if let suite = options["--suite"] {
+        sets = StoredSettingsInspector.jsonObject(of: userDefaults(suite), key: options["--key"])
+        source = "suite '\(suite)'"
+    } else {
+        let path = options["--file"] ?? ""
+        let url = URL(fileURLWithPath: path)
+        let data = contents(ofFile: path)
+        // A recovery copy is named after its key: <key>.archive.
+        let name =
+            url.pathExtension == "archive" ? url.deletingPathExtension().lastPathComponent : url.lastPathComponent
+        do {
+            sets = try StoredSettingsInspector.jsonObject(
+                ofFileContents: data, key: options["--key"], archiveName: name)
+        } catch {
+            if case .unreadableArchive(_, _, let reason) = error { fail("\(path): \(reason)") }
+            fail("\(path): \(error)")
+        }
+        source = path
+    }
+    if let key = options["--key"], sets.isEmpty {
+        fail("no settings set under '\(key)' in \(source)")
+    }
+    print(StoredSettingsInspector.jsonText(sets), terminator: "")
+}
+
+func get(_ arguments: ArraySlice<String>) {
+    let options = Arguments(arguments, options: ["--suite", "--key"])
+    let setting = options.operands(["SETTING"], for: "get")[0]
+    let set = storedSet(options, for: "get")
+    guard let value = value(of: setting, in: set.values) else {
+        fail("the set under '\(set.key)' has no setting '\(setting)'")
+    }
+    if let string = value as? String {
+        print(string)
+    } else {
+        print(jsonText(value))
+    }
+}
+
+func set(_ arguments: ArraySlice<String>) {
+    let options = Arguments(arguments, options: ["--suite", "--key"])
+    let operands = options.operands(["SETTING", "VALUE"], for: "set")
+    let set = storedSet(options, for: "set")
+    do {
+        try StoredSettingsEditor.setValue(
+            operands[1], forSetting: operands[0], userDefaults: set.userDefaults, key: set.key)
+    } catch {
+        fail(error.description)
+    }
+}
+
+func export(_ arguments: ArraySlice<String>) {
+    let options = Arguments(arguments, options: ["--suite", "--key"])
+    _ = options.operands([], for: "export")
+    let set = storedSet(options, for: "export")
+    let unreadable = set.values.filter { ($0.value as? [String: Any])?[StoredSettingsInspector.unreadableKey] != nil }
+    guard unreadable.isEmpty else {
+        fail(
+            "settings \(unreadable.keys.sorted().joined(separator: ", ")) under '\(set.key)' cannot be read; "
+                + "see 'appsettings dump --suite \(options["--suite"] ?? "") --key \(set.key)'")
+    }
+    print(StoredSettingsInspector.jsonText(set.values), terminator: "")
+}
+
+func importDocument(_ arguments: ArraySlice<String>) {
+    let options = Arguments(arguments, options: ["--suite", "--key"], flags: ["--replace"])
+    let path = options.operands(["FILE"], for: "import")[0]
+    let set = storedSet(options, for: "import")
+    let document = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : contents(ofFile: path)
+    do {
+        try StoredSettingsEditor.update(
+            fromJSON: document,
+            replacingAll: options.flags.contains("--replace"),
+            userDefaults: set.userDefaults,
+            key: set.key)
+    } catch {
+        fail("\(path): \(error.description)")
+    }
+}
+
+// MARK: Shared
+
+func userDefaults(_ suite: String) -> UserDefaults {
+    guard !suite.isEmpty, let userDefaults = UserDefaults(suiteName: suite) else {
+        fail("'\(suite)' is not a suite name UserDefaults accepts")
+    }
+    return userDefaults
+}
+
+/// The one readable set that `--suite` and `--key` name, by its full key, with its values in the
+/// inspector's form; fails when there is none or it cannot be read.
+func storedSet(
+    _ options: Arguments,
+    for command: String
+) -> (userDefaults: UserDefaults, key: String, values: [String: Any]) {
+    let suite = options.required("--suite", for: command)
+    let key = options.required("--key", for: command)
+    let defaults = userDefaults(suite)
+    guard let (fullKey, set) = StoredSettingsInspector.jsonObject(of: defaults, key: key).first else {
+        fail("no settings set under '\(key)' in suite '\(suite)'")
+    }
+    guard let values = set as? [String: Any] else { fail("the set under '\(fullKey)' cannot be read") }
+    if let reason = values[StoredSettingsInspector.unreadableKey] {
+        fail("the set under '\(fullKey)' cannot be read: \(reason)")
+    }
+    return (defaults, fullKey, values)
+}
+
+/// The value of a stored name, or of a dotted path into nested objects when no name is `setting`.
+func value(of setting: String, in values: [String: Any]) -> Any? {
+    if let value = values[setting] { return value }
+    var current: Any = values
+    for component in setting.split(separator: ".", omittingEmptySubsequences: false) {
+        guard let value = (current as? [String: Any])?[String(component)] else { return nil }
+        current = value
+    }
+    return setting.contains(".") ? current : nil
+}
+
+/// A JSON value as text: pretty printed, keys sorted.
+func jsonText(_ value: Any, pretty: Bool = true) -> String {
+    let options: JSONSerialization.WritingOptions =
+        pretty
+        ? [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+        : [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+    do {
+        return String(decoding: try JSONSerialization.data(withJSONObject: value, options: options), as: UTF8.self)
+    } catch {
+        fail("a value has no JSON form (\(error.localizedDescription))")
+    }
+}
+
+/// A file's bytes; fails naming the file when there is none or it cannot be read.
+func contents(ofFile path: String, status: Int32 = 1) -> Data {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        fail("\(path): no such file", status: status)
+    }
+    guard !isDirectory.boolValue else { fail("\(path): is a directory", status: status) }
+    do {
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        fail("\(path): cannot be read (\(error.localizedDescription))", status: status)
+    }
+}

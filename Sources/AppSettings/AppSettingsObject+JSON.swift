@@ -1,0 +1,140 @@
+import Foundation
+
+// Settings as JSON documents: the inspector's form of one set, written from the object's values
+// and read back by each setting's declared type, through the same walk as every load (`apply`).
+
+extension AppSettingsObject {
+    /// The settings as a JSON document: the form ``StoredSettingsInspector`` and the
+    /// `appsettings` tool show a stored set in, for an export, a backup or a support report.
+    ///
+    /// A JSON object, pretty printed with its keys sorted: `"$schemaVersion"` (this class's
+    /// ``schemaVersion``) and each setting by stored name. Nested settings objects are objects,
+    /// dates ISO 8601 text in UTC, `Data` and `NSSecureCoding` values base64, sets sorted arrays,
+    /// `nil` null, a `RawRepresentable` its raw value, a `Codable` value its property-list form,
+    /// non-finite numbers `"nan"`, `"inf"` or `"-inf"`. `const` settings are never included, nor
+    /// stored settings this class does not declare. ``update(fromJSON:replacingAll:)`` reads it back.
+    ///
+    /// ```swift
+    /// let document = try MySettings.shared.jsonRepresentation()
+    /// // {
+    /// //   "$schemaVersion" : 0,
+    /// //   "dontDimScreen" : false,
+    /// //   "soundLevel" : 0.85,
+    /// //   "theme" : "dark"
+    /// // }
+    /// ```
+    ///
+    /// - Returns: The document as UTF-8 JSON text, ending with a newline.
+    /// - Throws: ``AppSettingsError/encodingFailed(key:setting:reason:)`` for a value that cannot
+    ///   be encoded (as synchronizing would).
+    public final func jsonRepresentation() throws -> Data {
+        guard let snapshot = takeSnapshot(onlyIfUnsaved: false) else { return Data() }
+        var document = try encodedSettings(snapshot, includingUnknown: false).mapValues(JSONForm.jsonValue)
+        document[StoredSettingsInspector.schemaVersionKey] = type(of: self).schemaVersion
+        do {
+            return try JSONForm.documentData(document)
+        } catch {
+            throw AppSettingsError.encodingFailed(key: userDefaultsKey, setting: "", reason: "\(error)")
+        }
+    }
+
+    /// Sets the settings a JSON document names to its values, all or nothing.
+    ///
+    /// The document has the form ``jsonRepresentation()`` writes; it may name only some settings
+    /// (a nested settings object only some of its settings). Each value is read by the declared
+    /// type of its setting: ISO 8601 text for a `Date` (any time zone, any digits of fractional
+    /// seconds), base64 for `Data` and `NSSecureCoding` values, the raw value of an enum, a string
+    /// for a `URL` or a `UUID`, an array for a `Set`, `"nan"`, `"inf"` and `"-inf"` for non-finite
+    /// numbers. Then, as for every load, each value passes through its setting's `validate:`, and
+    /// ``checkAfterDecode()`` runs. The change is unsaved, like any other: call
+    /// ``synchronizeToUserDefaults()`` to store it. Observers get one notification.
+    ///
+    /// A `"$schemaVersion"` older than this class's ``schemaVersion`` runs
+    /// ``migrate(_:fromSchemaVersion:)`` first, on the document's values as JSON gives them
+    /// (dates and `Data` as strings, `nil` as `NSNull`); a document without one is taken to be of
+    /// this class's version.
+    ///
+    /// ```swift
+    /// let document = try Data(contentsOf: backupURL)
+    /// try MySettings.shared.update(fromJSON: document)        // only the settings it names
+    /// try MySettings.shared.synchronizeToUserDefaults()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - data: The document, UTF-8 JSON text.
+    ///   - replacingAll: `true` puts every setting the document does not name back to its
+    ///     developer default (as ``resetToDeveloperDefaults()`` gives it); `false` (the default)
+    ///     leaves them as they are.
+    /// - Throws: ``AppSettingsError/malformedJSON(reason:)`` for a document that is not a JSON
+    ///   object; ``AppSettingsError/unknownSetting(key:setting:)`` for a name that is no setting
+    ///   of this class (a `const` setting included); ``AppSettingsError/invalidJSONValue(setting:expected:found:)``
+    ///   for the first value that does not fit its setting (an integer out of its type's range, a
+    ///   string that is not a date); ``AppSettingsError/migrationFailed(key:fromSchemaVersion:reason:)``
+    ///   when the migration throws. Then nothing has changed.
+    public final func update(fromJSON data: Data, replacingAll: Bool = false) throws {
+        let document = try JSONForm.document(from: data, key: userDefaultsKey)
+        try replaceValues(copyingValues: !replacingAll, as: .change) { scratch in
+            if replacingAll { scratch.resetToDeveloperDefaults() }
+            var entries = document.entries
+            let version = document.schemaVersion ?? type(of: self).schemaVersion
+            if version < type(of: self).schemaVersion {
+                entries = try scratch.migrated(entries, from: version)
+            }
+            let stored = try scratch.storedEntries(fromJSONForm: entries, key: userDefaultsKey)
+            _ = try scratch.apply(stored) { problem in
+                throw AppSettingsError.invalidJSONValue(
+                    setting: problem.setting,
+                    expected: problem.expected,
+                    found: Self.entry(atPath: problem.setting, in: entries).map(JSONForm.description(of:))
+                        ?? problem.reason
+                )
+            }
+        }
+    }
+
+    /// Reads a document's entries (as JSON gives them) into the stored forms of this unpublished
+    /// object's settings, by their declared types; nested settings objects are read in place.
+    /// Throws naming the first entry, in sorted order, that names no setting or does not fit.
+    func storedEntries(
+        fromJSONForm entries: [String: _StoredValue],
+        key: String,
+        path: String = ""
+    ) throws -> [String: _StoredValue] {
+        var slotsByName: [String: AnySettingSlot] = [:]
+        for slot in slots where !slot.isConstant { slotsByName[slot.name] = slot }
+        var result: [String: _StoredValue] = [:]
+        for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
+            guard let slot = slotsByName[name] else {
+                throw AppSettingsError.unknownSetting(key: key, setting: path + name)
+            }
+            if let nested = slot.nestedObject {
+                guard case .dictionary(let nestedEntries) = value else {
+                    throw AppSettingsError.invalidJSONValue(
+                        setting: path + name,
+                        expected: "a JSON object of \(slot.valueTypeName)'s settings",
+                        found: JSONForm.description(of: value))
+                }
+                result[name] = .dictionary(
+                    try nested.storedEntries(fromJSONForm: nestedEntries, key: key, path: path + name + "."))
+                continue
+            }
+            do {
+                result[name] = try slot.storedValue(fromJSONForm: value)
+            } catch {
+                throw AppSettingsError.invalidJSONValue(
+                    setting: path + name, expected: slot.valueTypeName, found: JSONForm.description(of: value))
+            }
+        }
+        return result
+    }
+
+    /// The entry at a dotted setting path (`audio.volume`) of a document's nested objects.
+    private static func entry(atPath path: String, in entries: [String: _StoredValue]) -> _StoredValue? {
+        var current = _StoredValue.dictionary(entries)
+        for component in path.split(separator: ".") {
+            guard case .dictionary(let values) = current, let value = values[String(component)] else { return nil }
+            current = value
+        }
+        return current
+    }
+}

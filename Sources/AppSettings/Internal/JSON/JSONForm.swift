@@ -1,0 +1,301 @@
+import Foundation
+
+// The JSON form of stored settings, both ways, in one place: what the inspector, `appsettings`
+// and `jsonRepresentation()` write, and how `update(fromJSON:)` and the tool's edits read it back.
+//
+// Writing needs no types: each stored kind has one JSON form (dates ISO 8601, `Data` base64,
+// sets as sorted arrays, non-finite numbers as text). Reading does: a JSON string may be a
+// `String`, a `Date`, `Data`, a URL or a UUID. A settings class reads it by each setting's declared
+// type (`SettingValue._storedValue(fromJSONForm:)`); the tool, which has no classes, by the kind of
+// the value stored for the setting (`storedValue(_:like:)`).
+
+/// The JSON form of stored values.
+enum JSONForm {
+    // MARK: Writing
+
+    /// A stored value in the form `JSONSerialization` writes.
+    static func jsonValue(_ value: _StoredValue) -> Any {
+        switch value {
+        case .null: return NSNull()
+        case .bool(let bool): return bool
+        case .integer(let integer): return Int(exactly: integer) ?? integer
+        case .unsignedInteger(let integer): return integer
+        // The shortest text that reads back as the same Float: 0.7, not 0.699999988079071.
+        case .float(let float): return float.isFinite ? Double("\(float)") ?? Double(float) : nonFinite(Double(float))
+        case .double(let double): return double.isFinite ? double : nonFinite(double)
+        case .string(let string): return string
+        case .data(let data): return data.base64EncodedString()
+        case .date(let date): return dateText(date)
+        case .url(let url): return url.absoluteString
+        case .uuid(let uuid): return uuid.uuidString
+        case .array(let values): return values.map(jsonValue)
+        case .set(let values):
+            return values.map(jsonValue).map { (text: compactText($0), value: $0) }
+                .sorted { $0.text < $1.text }.map(\.value)
+        case .dictionary(let values): return values.mapValues(jsonValue)
+        }
+    }
+
+    /// The text JSON has for real numbers it cannot hold (`JSONSerialization` refuses them).
+    private static let nonFiniteTexts: [String: Double] = ["nan": .nan, "inf": .infinity, "-inf": -.infinity]
+
+    private static func nonFinite(_ value: Double) -> String {
+        value.isNaN ? "nan" : value < 0 ? "-inf" : "inf"
+    }
+
+    /// ISO 8601 in UTC, with as many digits of fractional seconds as it takes to read back the
+    /// same `Date` (none for whole seconds, usually 3 or 6).
+    static func dateText(_ date: Date) -> String {
+        let interval = date.timeIntervalSinceReferenceDate
+        let whole = interval.rounded(.down)
+        let wholeText = Date(timeIntervalSinceReferenceDate: whole).formatted(Date.ISO8601FormatStyle())
+        guard interval != whole, interval.isFinite, wholeText.hasSuffix("Z") else { return wholeText }
+        var candidate = wholeText
+        for digits in [3, 6, 9, 12, 15, 17] {
+            let fraction = String(format: "%.\(digits)f", interval - whole)
+            // Rounded up to a whole second: more digits are needed.
+            guard fraction.hasPrefix("0.") else { continue }
+            candidate = wholeText.dropLast() + fraction.dropFirst() + "Z"
+            if self.date(fromText: candidate) == date { break }
+        }
+        return candidate
+    }
+
+    /// The compact, key-sorted JSON text of a value (fragments too).
+    static func compactText(_ value: Any) -> String {
+        // Used for sorting a set's elements and in messages: a value without JSON text (there is
+        // none among the inspector's values) gets its description, and is kept.
+        guard JSONSerialization.isValidJSONObject([value]),
+            let data = try? JSONSerialization.data(
+                withJSONObject: value,
+                options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+            )
+        else { return String(describing: value) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Pretty-printed, key-sorted JSON text ending with a newline: the form of every document.
+    static func documentData(_ object: [String: Any]) throws -> Data {
+        guard JSONSerialization.isValidJSONObject(object) else {
+            throw ArchiveFormatError("the values have no JSON form")
+        }
+        let data = try JSONSerialization.data(
+            withJSONObject: object,
+            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        )
+        return data + Data("\n".utf8)
+    }
+
+    // MARK: Reading
+
+    /// A JSON document of one settings set: its entries by stored name, read as JSON gives them
+    /// (numbers, strings, Booleans, null, arrays, dictionaries), and its `$schemaVersion`.
+    struct Document {
+        var entries: [String: _StoredValue]
+        var schemaVersion: Int?
+    }
+
+    /// Reads a document; throws ``AppSettingsError/malformedJSON(reason:)`` for text that is not
+    /// a JSON object of settings, and ``AppSettingsError/unknownSetting(key:setting:)`` for a
+    /// `$` entry other than `$schemaVersion`.
+    static func document(from data: Data, key: String) throws(AppSettingsError) -> Document {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw .malformedJSON(reason: "not JSON (\((error as NSError).localizedDescription))")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw .malformedJSON(reason: "the document is \(foundTypeName(of: object)), not a JSON object of settings")
+        }
+        var document = Document(entries: [:])
+        for (name, value) in dictionary {
+            if name == StoredSettingsInspector.schemaVersionKey {
+                guard let number = value as? NSNumber, case .integer(let version)? = storedValue(fromJSON: number),
+                    let version = Int(exactly: version)
+                else {
+                    throw .malformedJSON(reason: "$schemaVersion is \(compactText(value)), not an integer")
+                }
+                document.schemaVersion = version
+                continue
+            }
+            guard !name.hasPrefix("$") else { throw .unknownSetting(key: key, setting: name) }
+            guard let stored = storedValue(fromJSON: value) else {
+                throw .malformedJSON(reason: "'\(name)' holds \(compactText(value)), which is not a JSON value")
+            }
+            document.entries[name] = stored
+        }
+        return document
+    }
+
+    /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
+    static func storedValue(fromJSON value: Any) -> _StoredValue? {
+        _StoredValue(propertyListValue: value)
+    }
+
+    /// A JSON value in its compact text, for messages (long ones shortened).
+    static func description(of value: _StoredValue) -> String {
+        let text = compactText(jsonValue(value))
+        return text.count > 80 ? text.prefix(77) + "..." : text
+    }
+
+    /// A date read from ISO 8601 text with a time zone (`Z` or an offset), with any number of
+    /// digits of fractional seconds.
+    static func date(fromText text: String) -> Date? {
+        guard let timeStart = text.firstIndex(of: "T") else { return nil }
+        var wholeText = text
+        var fractionDigits = ""
+        if let separator = text[timeStart...].firstIndex(where: { $0 == "." || $0 == "," }) {
+            let digitsStart = text.index(after: separator)
+            let digitsEnd = text[digitsStart...].firstIndex { !("0"..."9").contains($0) } ?? text.endIndex
+            fractionDigits = String(text[digitsStart..<digitsEnd])
+            guard !fractionDigits.isEmpty else { return nil }
+            wholeText = String(text[..<separator] + text[digitsEnd...])
+        }
+        let whole: Date
+        do {
+            whole = try Date(wholeText, strategy: .iso8601)
+        } catch {
+            return nil  // the caller names the text that is not a date
+        }
+        guard !fractionDigits.isEmpty else { return whole }
+        guard let fraction = Double("0." + fractionDigits) else { return nil }
+        return Date(timeIntervalSinceReferenceDate: whole.timeIntervalSinceReferenceDate + fraction)
+    }
+
+    // MARK: Reading by declared type
+
+    /// The forms a setting's declared type reads JSON strings in: used by the `SettingValue`
+    /// conformances. Any other value is returned as it is, for the type's own check.
+    static func date(_ value: _StoredValue, for type: Any.Type) throws -> _StoredValue {
+        guard case .string(let text) = value else { return value }
+        guard let date = date(fromText: text) else {
+            throw _StoredValueMismatch(
+                expected: type, foundDescription: "\(description(of: value)), not an ISO 8601 date")
+        }
+        return .date(date)
+    }
+
+    static func data(_ value: _StoredValue, for type: Any.Type) throws -> _StoredValue {
+        guard case .string(let text) = value else { return value }
+        guard let data = Data(base64Encoded: text) else {
+            throw _StoredValueMismatch(expected: type, foundDescription: "\(description(of: value)), not base64")
+        }
+        return .data(data)
+    }
+
+    /// A number; `"nan"`, `"inf"` and `"-inf"` as their numbers; a Boolean refused.
+    static func realNumber(_ value: _StoredValue, for type: Any.Type) throws -> _StoredValue {
+        if case .bool = value { throw _StoredValueMismatch(expected: type, found: value) }
+        guard case .string(let text) = value, let number = nonFiniteTexts[text] else { return value }
+        return .double(number)
+    }
+
+    /// A `Codable` value from its JSON form: decoded with `JSONDecoder` reading dates, `Data` and
+    /// non-finite numbers as the JSON form writes them.
+    static func decoded<Value: Decodable>(_ type: Value.Type, from value: _StoredValue) throws -> Value {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = date(fromText: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "'\(text)' is not an ISO 8601 date")
+            }
+            return date
+        }
+        decoder.dataDecodingStrategy = .base64
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do {
+            // Wrapped in an array: a bare scalar is not a JSON document everywhere.
+            let data = try JSONSerialization.data(withJSONObject: [jsonValue(value)], options: [])
+            let decoded = try decoder.decode([Value].self, from: data)
+            guard decoded.count == 1 else { throw _StoredValueMismatch(expected: type, found: value) }
+            return decoded[0]
+        } catch let mismatch as _StoredValueMismatch {
+            throw mismatch
+        } catch {
+            throw _StoredValueMismatch(expected: type, foundDescription: "\(description(of: value)) (\(error))")
+        }
+    }
+
+    // MARK: Reading by what is stored
+
+    /// A value read from JSON, typed like `template`, the value stored for the same setting: how
+    /// the `appsettings` tool, which has no settings classes, types what it stores. Collections
+    /// type their elements like a stored element; a dictionary's entries like the stored entry of
+    /// the same key. With `merging`, a dictionary keeps the stored entries it does not name.
+    ///
+    /// Where `nil` is stored, the value is taken as JSON gives it; JSON null is taken anywhere
+    /// (the tool cannot know whether a setting is optional).
+    static func storedValue(_ value: _StoredValue, like template: _StoredValue, merging: Bool) throws -> _StoredValue {
+        func mismatch(_ expected: String) -> _StoredValueMismatch {
+            _StoredValueMismatch(expectedDescription: expected, foundDescription: description(of: value))
+        }
+        switch (template, value) {
+        case (.null, _), (_, .null):
+            // The type behind a stored nil is unknown, and a value may be optional: stored as JSON
+            // gives it, for the app to read by its declared type (a date from ISO 8601 text, Data
+            // from base64); a value that does not fit keeps its default there, reported.
+            return value
+        case (.bool, .bool): return value
+        case (.integer, .integer), (.integer, .unsignedInteger), (.unsignedInteger, .integer),
+            (.unsignedInteger, .unsignedInteger):
+            return value
+        case (.integer, .double(let number)), (.unsignedInteger, .double(let number)):
+            if let integer = Int64(exactly: number) { return .integer(integer) }
+            if let integer = UInt64(exactly: number) { return .unsignedInteger(integer) }
+            throw mismatch("integer")
+        case (.float, _), (.double, _):
+            let number: Double
+            switch try realNumber(value, for: Double.self) {
+            case .double(let double): number = double
+            case .float(let float): number = Double(float)
+            case .integer(let integer): number = Double(integer)
+            case .unsignedInteger(let integer): number = Double(integer)
+            default: throw mismatch("real number")
+            }
+            guard case .float = template else { return .double(number) }
+            guard Float(number).isFinite || !number.isFinite else { throw mismatch("Float") }
+            return .float(Float(number))
+        case (.string, .string): return value
+        case (.data, .string): return try data(value, for: Data.self)
+        case (.date, .string): return try date(value, for: Date.self)
+        case (.url, .string(let text)):
+            guard let url = URL(string: text) else { throw mismatch("URL") }
+            return .url(url)
+        case (.uuid, .string(let text)):
+            guard let uuid = UUID(uuidString: text) else { throw mismatch("UUID") }
+            return .uuid(uuid)
+        case (.array(let elements), .array(let values)):
+            return .array(
+                try values.map { try storedValue($0, like: elementTemplate(for: $0, among: elements), merging: false) })
+        case (.set(let elements), .array(let values)):
+            return .set(
+                try values.map { try storedValue($0, like: elementTemplate(for: $0, among: elements), merging: false) })
+        case (.dictionary(let entries), .dictionary(let values)):
+            var result = merging ? entries : [:]
+            let storedValues = entries.values.filter { $0 != .null }
+            // A key not stored yet: typed like the others when they all have one kind.
+            let common = storedValues.first.flatMap { first in
+                storedValues.allSatisfy { $0.kindDescription == first.kindDescription } ? first : nil
+            }
+            for (name, element) in values.sorted(by: { $0.key < $1.key }) {
+                let elementTemplate = entries[name] ?? (element == .null ? element : common ?? element)
+                result[name] = try storedValue(element, like: elementTemplate, merging: merging)
+            }
+            return .dictionary(result)
+        default:
+            throw mismatch(template.kindDescription)
+        }
+    }
+
+    /// What an element of a stored array or set is typed like: a stored element that is not
+    /// `nil` (or `nil`, for a `nil` element where one is stored), or, when there is none, the
+    /// element's own JSON kind.
+    private static func elementTemplate(for element: _StoredValue, among stored: [_StoredValue]) -> _StoredValue {
+        if element == .null, stored.contains(.null) { return .null }
+        return stored.first { $0 != .null } ?? element
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+
+/// Edits a stored settings set by stored name, without the app's settings classes: the writes of
+/// the `appsettings` tool (`set`, `import`). Not part of the library's API (SPI).
+///
+/// Every edit goes through the library's store, as a synchronization does: under the domain's
+/// lock the stored set is re-read, the edit is made on what is stored right then (so no other
+/// writer's change is lost), and the new archive is written with its recovery copy and announced
+/// to the live objects of other processes (an object with
+/// ``AppSettingsObject/reloadsWhenStoredSettingsChange`` reloads) and of this one.
+///
+/// Without a class, a value is typed like the value stored for its setting: a JSON string is a
+/// date where a date is stored, base64 where `Data` is stored. So only stored settings can be
+/// edited, and `nil` (JSON null) only where `nil` is stored. A set that cannot be read entirely is
+/// never rewritten. Refusals throw an ``AppSettingsError`` and write nothing.
+@_spi(AppSettingsTool)
+public enum StoredSettingsEditor {
+    /// Sets one stored setting to the value `text` gives. A JSON object changes the entries it
+    /// names and keeps the others, as in ``update(fromJSON:replacingAll:userDefaults:key:)``.
+    ///
+    /// - Parameters:
+    ///   - text: The value: the text itself where a string, a date (ISO 8601), `Data` (base64), a
+    ///     URL or a UUID is stored (`null` for nil, but for a string); JSON for the others
+    ///     (numbers, Booleans, null, arrays, objects).
+    ///   - setting: A stored name, or a dotted path into a nested settings object or a dictionary
+    ///     (`audio.volume`) when no setting has that name.
+    ///   - userDefaults: The suite.
+    ///   - key: The set's full key (`AppSettings.MySettings`).
+    public static func setValue(
+        _ text: String,
+        forSetting setting: String,
+        userDefaults: UserDefaults,
+        key: String
+    ) throws(AppSettingsError) {
+        try edit(userDefaults: userDefaults, key: key) { entries, _ in
+            let path = try path(of: setting, in: entries, key: key)
+            guard let template = entry(at: path, in: entries) else {
+                throw AppSettingsError.unknownSetting(key: key, setting: setting)
+            }
+            let value = try typedValue(text: text, like: template, setting: setting)
+            entries = replacing(path, with: value, in: entries)
+        }
+    }
+
+    /// Stores a JSON document of one set (the form `appsettings export` writes), all or nothing.
+    ///
+    /// Each setting the document names must be stored already; a JSON object (a nested settings
+    /// object, a `Codable` value, a dictionary) changes the entries it names and keeps the others.
+    /// A `$schemaVersion` other than the stored set's is refused: only the app's class can
+    /// migrate (``AppSettingsObject/update(fromJSON:replacingAll:)``).
+    ///
+    /// - Parameters:
+    ///   - data: The document.
+    ///   - replacingAll: `true` removes the stored settings the document does not name (the app
+    ///     loads their developer defaults), and replaces objects whole.
+    ///   - userDefaults: The suite.
+    ///   - key: The set's full key.
+    public static func update(
+        fromJSON data: Data,
+        replacingAll: Bool,
+        userDefaults: UserDefaults,
+        key: String
+    ) throws(AppSettingsError) {
+        let document = try JSONForm.document(from: data, key: key)
+        try edit(userDefaults: userDefaults, key: key) { entries, schemaVersion in
+            if let version = document.schemaVersion, version != schemaVersion ?? 0 {
+                throw AppSettingsError.migrationFailed(
+                    key: key,
+                    fromSchemaVersion: version,
+                    reason: "the stored set has schema version \(schemaVersion ?? 0); without the app's "
+                        + "settings class there is no migration (import it in the app with update(fromJSON:))")
+            }
+            var result = replacingAll ? [:] : entries
+            for (name, value) in document.entries.sorted(by: { $0.key < $1.key }) {
+                guard let template = entries[name] else {
+                    throw AppSettingsError.unknownSetting(key: key, setting: name)
+                }
+                result[name] = try typed(value, like: template, merging: !replacingAll, setting: name)
+            }
+            entries = result
+        }
+    }
+
+    // MARK: The edit
+
+    /// Thrown by an edit that changes nothing: nothing is written.
+    private struct NothingToWrite: Error {}
+
+    /// Under the domain's exclusive lock: reads what is stored, lets `change` edit its settings
+    /// (given the stored schema version), and writes the result through the store.
+    private static func edit(
+        userDefaults: UserDefaults,
+        key: String,
+        _ change: (inout [String: _StoredValue], Int?) throws -> Void
+    ) throws(AppSettingsError) {
+        let store = SettingsStore(userDefaults: userDefaults, key: key)
+        let written: Data
+        do {
+            (_, written) = try store.write { stored in
+                let set = try readable(stored, key: key)
+                var entries = set.values
+                let schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
+                try change(&entries, schemaVersion)
+                guard entries != set.values else { throw NothingToWrite() }
+                let writeID = Int64.random(in: 1...Int64.max)
+                let data = KeyedArchiveWriter.archive(
+                    schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: entries)
+                // The store checks the size of the domain it goes into.
+                return SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
+            }
+        } catch is NothingToWrite {
+            return
+        } catch let error as AppSettingsError {
+            throw error
+        } catch {
+            throw .storeFailed(key: key, reason: "\(error)")
+        }
+        // Live objects of this process (those of other processes learn it from the store).
+        let others = StoreRegistry.liveObjects { object in
+            object.userDefaultsKey == key && (object.userDefaults === userDefaults || object.store.holds(written))
+        }
+        for object in others { object.storedSettingsDidChange() }
+    }
+
+    /// The stored set, when every setting of it can be read: a set that cannot is never rewritten.
+    private static func readable(_ stored: PreferencesValue?, key: String) throws -> KeyedArchiveReader.SettingsValues {
+        switch stored {
+        case nil:
+            // Nothing stored: every name is unknown.
+            return KeyedArchiveReader.SettingsValues()
+        case .other(_, let typeName)?:
+            throw AppSettingsError.notData(key: key, foundType: typeName)
+        case .data(let bytes)?:
+            let set: KeyedArchiveReader.SettingsValues
+            do {
+                set = try KeyedArchiveReader.settingsValues(of: bytes)
+            } catch {
+                throw AppSettingsError.unreadableArchive(key: key, settings: [], reason: error.description)
+            }
+            guard set.unreadable.isEmpty else {
+                throw AppSettingsError.unreadableSettings(
+                    key: key,
+                    settings: set.unreadable.map(\.name),
+                    reasons: set.unreadable.map { "\($0.name): \($0.error)" })
+            }
+            return set
+        }
+    }
+
+    // MARK: Values by what is stored
+
+    private static let nonFiniteTexts: Set = ["nan", "inf", "-inf"]
+
+    private static func typedValue(text: String, like template: _StoredValue, setting: String) throws -> _StoredValue {
+        let value: _StoredValue
+        switch template {
+        case .string:
+            value = .string(text)
+        case .date, .data, .url, .uuid:
+            // `null` is no date, Data, URL or UUID: it is nil.
+            value = text == "null" ? .null : .string(text)
+        case .float where nonFiniteTexts.contains(text), .double where nonFiniteTexts.contains(text):
+            value = .string(text)
+        default:
+            do {
+                let object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+                value = JSONForm.storedValue(fromJSON: object) ?? .string(text)
+            } catch {
+                // Not JSON: the text, which the typing below refuses with what it expected.
+                value = .string(text)
+            }
+        }
+        return try typed(value, like: template, merging: true, setting: setting)
+    }
+
+    private static func typed(
+        _ value: _StoredValue,
+        like template: _StoredValue,
+        merging: Bool,
+        setting: String
+    ) throws -> _StoredValue {
+        do {
+            return try JSONForm.storedValue(value, like: template, merging: merging)
+        } catch let mismatch as _StoredValueMismatch {
+            throw AppSettingsError.invalidJSONValue(
+                setting: setting, expected: mismatch.expected, found: mismatch.found)
+        }
+    }
+
+    // MARK: Paths
+
+    /// `setting` as a path: the stored name itself, or its dotted components into objects.
+    private static func path(of setting: String, in entries: [String: _StoredValue], key: String) throws -> [String] {
+        if entries[setting] != nil { return [setting] }
+        let components = setting.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard components.count > 1, entry(at: components, in: entries) != nil else {
+            throw AppSettingsError.unknownSetting(key: key, setting: setting)
+        }
+        return components
+    }
+
+    private static func entry(at path: [String], in entries: [String: _StoredValue]) -> _StoredValue? {
+        var current = _StoredValue.dictionary(entries)
+        for component in path {
+            guard case .dictionary(let values) = current, let value = values[component] else { return nil }
+            current = value
+        }
+        return current
+    }
+
+    private static func replacing(
+        _ path: [String],
+        with value: _StoredValue,
+        in entries: [String: _StoredValue]
+    ) -> [String: _StoredValue] {
+        guard let first = path.first else { return entries }
+        var result = entries
+        if path.count == 1 {
+            result[first] = value
+        } else if case .dictionary(let nested)? = entries[first] {
+            result[first] = .dictionary(replacing(Array(path.dropFirst()), with: value, in: nested))
+        }
+        return result
+    }
+}

@@ -13,6 +13,9 @@
 //     AppSettingsTestHost count-loop <suite> <postfix>       forever: counter + 1, synchronized, printed
 //     AppSettingsTestHost watch <suite> <postfix> [reload]   prints `ready`, then `told counter=<n>`
 //                                                           each time another writer stored the set
+//     AppSettingsTestHost steps <suite> <step>...            several sets and saves in one process,
+//                                                           each save between `@@begin`/`@@end` lines
+//     AppSettingsTestHost fields-of <suite> <postfix>...     `<postfix> <fields> error=<yes|no>` per set
 //
 // A "consistent triple" is counter = n, label = "v<n>", values = [n, n, n]: a torn or mixed
 // state shows as a triple that does not match.
@@ -262,6 +265,56 @@ case "shared-in-init":
     // A subclass whose initialization reads its own `shared`: must stop with a message.
     _ = SelfReferencingSettings.shared
     say("not stopped")
+
+case "steps":
+    // For scripts/power-loss-test.sh, which records the file-system calls of this process and
+    // needs to know which set was being saved at each of them. Steps, in order:
+    //   <postfix>:load              creates the set's object now (it loads what is stored)
+    //   <postfix>:triple:<n>        the consistent triple n, synchronized
+    //   <postfix>:one:<setting>:<n> one setting (see `setOne`), not yet synchronized
+    //   <postfix>:sync              synchronizes the set
+    //   wait                        prints `@@waiting`, then reads a line from standard input
+    // Each synchronization is announced by `@@begin <postfix>` before it starts and
+    // `@@end <postfix> <fields>` (the set the object holds after it) once it returned.
+    var objects: [String: HostSettings] = [:]
+    func object(_ postfix: String) -> HostSettings {
+        if let settings = objects[postfix] { return settings }
+        hostKeyPostfix = postfix  // read once, when the object is created
+        let settings = HostSettings(userDefaults: userDefaults)
+        if let error = settings.lastLoadError { fail("\(postfix): load failed: \(error)") }
+        objects[postfix] = settings
+        return settings
+    }
+    for step in arguments.dropFirst(3) {
+        let parts = step.split(separator: ":").map(String.init)
+        if parts == ["wait"] {
+            say("@@waiting")
+            _ = readLine()
+            continue
+        }
+        guard parts.count >= 2 else { fail("unknown step \(step)") }
+        let settings = object(parts[0])
+        switch (parts[1], parts.count) {
+        case ("load", 2): continue
+        case ("one", 4):
+            settings.setOne(parts[2], Int(parts[3]) ?? 0)
+            continue
+        case ("triple", 3): settings.setTriple(Int(parts[2]) ?? 0)
+        case ("sync", 2): break
+        default: fail("unknown step \(step)")
+        }
+        say("@@begin \(parts[0])")
+        synchronizeOrFail(settings, " in step \(step)")
+        say("@@end \(parts[0]) \(settings.fieldsLine)")
+    }
+
+case "fields-of":
+    // One fresh load of each set: `<postfix> counter=<n> label=<s> values=<a,b,…> error=<yes|no>`.
+    for postfix in arguments.dropFirst(3) {
+        hostKeyPostfix = postfix
+        let settings = HostSettings(userDefaults: userDefaults)
+        say("\(postfix) \(settings.fieldsLine) error=\(settings.lastLoadError == nil ? "no" : "yes")")
+    }
 
 default:
     fail("unknown command \(command)")

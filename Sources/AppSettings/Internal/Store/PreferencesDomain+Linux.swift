@@ -5,9 +5,10 @@
 //   processes writing different keys of one domain never drop each other's keys;
 // - keeps a copy of each written blob in a file of its own, written to a temporary file, flushed
 //   with `fdatasync` and renamed over the old copy, so a process killed mid-write cannot damage
-//   it; it is written on another thread while CoreFoundation rewrites the domain. When the
-//   domain comes back without the key (a damaged domain file loads as an empty domain), the copy
-//   is used;
+//   it, and its directory flushed after the rename, so a power loss cannot bring back an older
+//   copy (or none) once the save returned; it is written on another thread while CoreFoundation
+//   rewrites the domain. When the domain comes back without the key (a damaged domain file loads
+//   as an empty domain; a power loss can leave one truncated, or lose a new one), the copy is used;
 // - reads and writes stored bytes through CoreFoundation, skipping `UserDefaults`' byte-by-byte
 //   bridging of `Data`.
 #if os(Linux) && !APPLE_STAND_INS
@@ -151,6 +152,9 @@
         /// Set when the suite of a `UserDefaults` could not be told: every read and write throws it.
         let unknownSuiteReason: String?
         private let keyFileNames = Protected<[String: String]>([:])
+        /// Whether this process flushed the directories above ``storeDirectory`` (see
+        /// ``flushStoreDirectory(key:)``).
+        private let ancestorsFlushed = Protected(false)
 
         private init(suiteName: String?, unknownSuiteReason: String? = nil) {
             self.suiteName = suiteName
@@ -243,6 +247,39 @@
             }
         }
 
+        /// Flushes ``storeDirectory``, so that a recovery copy renamed into it persists through a
+        /// power loss (a rename persists only once its directory is flushed). The first time in a
+        /// process, also the directories above it up to the configuration directory's parent: the
+        /// library or corelibs may have just created them, and a directory persists only once its
+        /// parent is flushed.
+        func flushStoreDirectory(key: String) throws(AppSettingsError) {
+            try Self.flushDirectory(storeDirectory.path, key: key)
+            guard !ancestorsFlushed.withLock({ $0 }) else { return }
+            let configuration = ConfigurationDirectory.url
+            for directory in [storeDirectory.deletingLastPathComponent(), configuration] {
+                try Self.flushDirectory(directory.path, key: key)
+            }
+            // The configuration directory's parent (the home directory, or the one above
+            // `XDG_CONFIG_HOME`) may give this user search permission only; it cannot be flushed
+            // then, and the configuration directory in it almost always existed long before.
+            try Self.flushDirectory(configuration.deletingLastPathComponent().path, key: key, unreadableIsFine: true)
+            ancestorsFlushed.withLock { $0 = true }
+        }
+
+        private static func flushDirectory(
+            _ path: String,
+            key: String,
+            unreadableIsFine: Bool = false
+        ) throws(AppSettingsError) {
+            let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if descriptor < 0, unreadableIsFine, errno == EACCES { return }
+            guard descriptor >= 0 else { throw systemError(key: key, "could not open \(path) to flush it") }
+            defer { close(descriptor) }
+            // EINVAL: a file system that cannot flush directories; nothing more can be done there.
+            guard fsync(descriptor) == 0 || errno == EINVAL else {
+                throw systemError(key: key, "could not flush \(path)")
+            }
+        }
     }
 
     /// The directory corelibs keeps preference domains in, found as corelibs finds it.
@@ -291,7 +328,8 @@
             if let error = error.withLock({ $0 }) { throw error }
         }
 
-        /// Temporary file, `fdatasync`, `rename`: a copy is whole or not there.
+        /// Temporary file, `fdatasync`, `rename`: a copy is whole or not there; then its directory
+        /// is flushed, so that after a power loss it is still this copy.
         private static func write(_ data: Data, key: String, location: DomainLocation) throws(AppSettingsError) {
             let target = location.recoveryCopyURL(forKey: key)
             let temporary = location.storeDirectory.appendingPathComponent(
@@ -318,6 +356,7 @@
                 unlink(temporary.path)
                 throw error
             }
+            try location.flushStoreDirectory(key: key)
         }
     }
 #endif

@@ -19,10 +19,7 @@ set -euo pipefail
 kills=${1:-200}
 cd "$(dirname "$0")/.."
 
-build_flags=(-c release --product AppSettingsTestHost)
-if [[ -n "${SCRATCH_PATH:-}" ]]; then build_flags+=(--scratch-path "$SCRATCH_PATH"); fi
-swift build "${build_flags[@]}" >&2
-host="$(swift build "${build_flags[@]}" --show-bin-path)/AppSettingsTestHost"
+source scripts/build-test-host.sh
 
 # A private configuration directory: corelibs and the library both keep their files under
 # $XDG_CONFIG_HOME, so nothing outside it is touched.

@@ -30,10 +30,7 @@ same_rounds=${SAME_ROUNDS:-50}
 merge_rounds=${MERGE_ROUNDS:-50}
 cd "$(dirname "$0")/.."
 
-build_flags=(-c release --product AppSettingsTestHost)
-if [[ -n "${SCRATCH_PATH:-}" ]]; then build_flags+=(--scratch-path "$SCRATCH_PATH"); fi
-swift build "${build_flags[@]}" >&2
-host="$(swift build "${build_flags[@]}" --show-bin-path)/AppSettingsTestHost"
+source scripts/build-test-host.sh
 
 # A private configuration directory: corelibs and the library keep their files under it.
 work=$(mktemp -d "${TMPDIR:-/tmp}/appsettings-multiprocess.XXXXXX")

@@ -24,10 +24,7 @@ if ! command -v strace >/dev/null; then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y strace >&2
 fi
 
-build_flags=(-c release --product AppSettingsTestHost)
-if [[ -n "${SCRATCH_PATH:-}" ]]; then build_flags+=(--scratch-path "$SCRATCH_PATH"); fi
-swift build "${build_flags[@]}" >&2
-host="$(swift build "${build_flags[@]}" --show-bin-path)/AppSettingsTestHost"
+source scripts/build-test-host.sh
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/appsettings-power-loss.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -30,6 +30,13 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidDictionaryValue(setting: String, expected: String, found: String)
     /// Writing to the store failed: the flush, the recovery copy or the lock.
     case storeFailed(key: String, reason: String)
+    /// A synced setting's value was not sent to the cloud key-value store under the cloud key `key`:
+    /// it is over one of iCloud's limits, or iCloud refused it. The value is stored on this device
+    /// all the same; it is sent when it changes again.
+    case cloudValueRefused(key: String, setting: String, reason: String)
+    /// The value the cloud key-value store holds under the cloud key `key` does not fit the synced
+    /// setting (another version of the app, or another app, wrote it); the setting keeps its value.
+    case cloudValueUnreadable(key: String, setting: String, reason: String)
 
     /// A sentence that says what went wrong and where.
     public var description: String {
@@ -61,6 +68,10 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "dictionary value for '\(setting)' is \(found), expected \(expected); nothing was changed"
         case .storeFailed(let key, let reason):
             "storing the settings under '\(key)' failed: \(reason)"
+        case .cloudValueRefused(let key, let setting, let reason):
+            "setting '\(setting)' is stored on this device but not synced under the iCloud key '\(key)': \(reason)"
+        case .cloudValueUnreadable(let key, let setting, let reason):
+            "the iCloud value under '\(key)' does not fit setting '\(setting)' (\(reason)); the setting keeps its value"
         }
     }
 }

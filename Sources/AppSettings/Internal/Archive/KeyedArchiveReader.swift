@@ -253,6 +253,9 @@ extension KeyedArchiveReader {
         var schemaVersion: Int64?
         /// Absent in format 1 and in archives not written by this library.
         var writeID: Int64?
+        /// Where `$cloudBase` and `$cloudPending` are, when the set has them.
+        var cloudBase: Field?
+        var cloudPending: Field?
         var settings: [(name: String, field: Field)] = []
     }
 
@@ -303,6 +306,8 @@ extension KeyedArchiveReader {
             case ArchiveFormat.formatVersionField: set.formatVersion = try integer(inField: plistIndex, named: key)
             case ArchiveFormat.schemaVersionField: set.schemaVersion = try integer(inField: plistIndex, named: key)
             case ArchiveFormat.writeIDField: set.writeID = try integer(inField: plistIndex, named: key)
+            case ArchiveFormat.cloudBaseField: set.cloudBase = try field(plistIndex)
+            case ArchiveFormat.cloudPendingField: set.cloudPending = try field(plistIndex)
             case _ where key.hasPrefix("$$"): set.settings.append((String(key.dropFirst()), try field(plistIndex)))
             case _ where key.hasPrefix("$"): continue  // reserved by the archiver
             default: set.settings.append((key, try field(plistIndex)))

@@ -29,6 +29,8 @@ extension AppSettingsObject {
         var cloudRecord: CloudRecord?
         /// Synced values the cloud would refuse, not sent (their local save went ahead).
         var cloudFailures: [AppSettingsError] = []
+        /// The cloud store values were sent to, to be flushed once the locks are released.
+        var sentTo: CloudSync?
     }
 
     /// A finished synchronization, for what is reported after the locks are released.
@@ -136,6 +138,7 @@ extension AppSettingsObject {
         )
         merge.cloudRecord = cloudRecord
         merge.cloudFailures = pushes.failures
+        merge.sentTo = pushes.values.isEmpty ? nil : snapshot.cloud.sync
         return SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: merge)
     }
 

@@ -58,6 +58,8 @@ extension AppSettingsObject {
         if let backupKey = synchronization.backupKey {
             Log.notice("\(userDefaultsKey): the value that could not be read was kept under '\(backupKey)'")
         }
+        // A pull flushes once its own lock is released.
+        if owner == nil { synchronization.merge.sentTo?.flush() }
         report(synchronization)
         StoreRegistry.storeDidChange(self, stored: synchronization.merge.data, except: owner)
         return synchronization

@@ -105,6 +105,7 @@ extension AppSettingsObject {
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
         var conflicts: [String] = []
         var failures: [AppSettingsError] = []
+        var sentTo: CloudSync?
     }
 
     /// Takes a change notice: merges the cloud's values into a scratch copy of what is stored,
@@ -150,6 +151,7 @@ extension AppSettingsObject {
             }
             let synchronization = try scratch.synchronize(forcing: true, onBehalfOf: self)
             outcome.failures += synchronization?.merge.cloudFailures ?? []
+            outcome.sentTo = synchronization?.merge.sentTo
             // What the scratch copy wrote is this object's new base: its unsaved changes are
             // written over it by its next synchronization, without a merge.
             let written = scratch._state.withLock { $0 }
@@ -162,6 +164,7 @@ extension AppSettingsObject {
             return outcome
         }
         guard let outcome else { return }
+        outcome.sentTo?.flush()
         for (object, indices) in outcome.adopted { object.announce(indices, propagatesToParent: false) }
         if !outcome.conflicts.isEmpty {
             Log.notice(

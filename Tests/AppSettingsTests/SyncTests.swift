@@ -298,6 +298,30 @@ struct SyncTests {
         #expect(phone.settings.fontSize == 22)
     }
 
+    @Test("a nested settings object travels as one dictionary value")
+    func nestedObjectTravels() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.audio.output = "headphones"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.audio.output == "headphones" && !laptop.settings.audio.muted)
+        let server = cloud.serverValues(for: phone.store)[Self.key("audio")] as? [String: Any]
+        #expect(server?["output"] as? String == "headphones")
+        #expect(laptop.relaunched().audio.output == "headphones")
+    }
+
+    @Test("a relaunch that synced before sends at once what was stored while it was not syncing")
+    func relaunchSendsWhatWasStored() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.stopSyncing()
+        let relaunched = phone.relaunched()
+        relaunched.theme = "offline"
+        try relaunched.synchronizeToUserDefaults()
+        try relaunched.startSyncing(with: phone.store)
+        cloud.deliverChanges()
+        #expect(laptop.settings.theme == "offline")
+    }
+
     @Test("a nil value travels as the key's removal")
     func nilTravels() throws {
         let (phone, laptop) = try twoDevices()
@@ -310,6 +334,52 @@ struct SyncTests {
         cloud.deliverChanges()
         #expect(laptop.settings.nickname == nil)
         #expect(cloud.serverValues(for: phone.store)[Self.key("nickname")] == nil)
+    }
+}
+
+/// Syncing while other threads assign, save and deliver; run under ThreadSanitizer too.
+@Suite("Syncing across devices, concurrently")
+struct ConcurrentSyncTests {
+    @Test("assignments, saves and deliveries on three threads: no race, and the devices converge")
+    func concurrentSyncConverges() throws {
+        let cloud = CloudKeyValueStoreSimulator()
+        let phone = try SyncTests.Device(cloud)
+        let laptop = try SyncTests.Device(cloud)
+        cloud.deliverChanges()
+        let failures = Protected<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            for round in 0..<40 {
+                do {
+                    switch thread {
+                    case 0:
+                        phone.settings.fontSize = 10 + round % 20
+                        if round.isMultiple(of: 3) { phone.settings.theme = "phone \(round)" }
+                        try phone.settings.synchronizeToUserDefaults()
+                    case 1:
+                        laptop.settings.fontSize = 11 + round % 19
+                        laptop.settings.volume = Double(round) / 40
+                        try laptop.settings.synchronizeToUserDefaults()
+                    default:
+                        cloud.deliverChanges()
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        for _ in 0..<2 {
+            try phone.settings.synchronizeToUserDefaults()
+            try laptop.settings.synchronizeToUserDefaults()
+            cloud.deliverChanges()
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let server = cloud.serverValues(for: phone.store)
+        for device in [phone, laptop] {
+            #expect(device.settings.fontSize == server[SyncTests.key("fontSize")] as? Int)
+            #expect(device.settings.theme == server[SyncTests.key("theme")] as? String)
+            #expect(device.settings.volume == server[SyncTests.key("volume")] as? Double)
+            #expect(device.relaunched().fontSize == device.settings.fontSize)
+        }
     }
 }
 
@@ -402,8 +472,15 @@ final class CloudSettings: AppSettingsObject, @unchecked Sendable {
     @Setting(syncs: true) var photo = Data()
     @Setting(syncs: true) var thumbnail = Data()
     @Setting(syncs: true) var nickname: String? = nil
+    @Setting(syncs: true) var audio = CloudAudioSettings()
 
     override func checkAfterDecode() {
         if fontSize > 32 { fontSize = 32 }
     }
+}
+
+/// A nested settings object: synced as one value (a dictionary).
+final class CloudAudioSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting var muted = false
+    @Setting var output = "speakers"
 }

@@ -49,7 +49,7 @@ final class CloudSync: @unchecked Sendable {
         if let token { store.removeChangeObserver(token) }
     }
 
-    /// Writes `pushes` to the store's local copy and asks it to upload them.
+    /// Writes `pushes` to the store's local copy; ``flush()`` then asks it to upload them.
     func send(_ pushes: [Push]) {
         guard !pushes.isEmpty else { return }
         state.withLock { state in
@@ -62,6 +62,11 @@ final class CloudSync: @unchecked Sendable {
                 store.removeObject(forKey: push.key)
             }
         }
+    }
+
+    /// Asks the store to upload what was sent. Called with no lock of the library held: a store
+    /// that posted a change notice from `synchronize()` would otherwise wait for itself.
+    func flush() {
         if !store.synchronize() {
             Log.notice("the cloud key-value store could not synchronize its local copy; it uploads the values later")
         }

@@ -6,7 +6,8 @@ import Foundation
 // - the cloud base (`CloudRecord`, stored in the archive): per synced setting the value the cloud
 //   and this set last agreed on, and the synced settings stored with a change not yet sent;
 // - push, in the save path (`written` in `AppSettingsObject+Merging.swift`): every pending setting
-//   whose value differs from its cloud base is sent once the initial sync arrived;
+//   whose value differs from its cloud base is sent; before the initial sync, every pending value
+//   is written but stays pending (see `plannedPushes`);
 // - pull, on a change notice: a three-way merge per synced setting of the cloud's value, the cloud
 //   base and the stored value, stored through a scratch copy (so the object's other unsaved
 //   changes stay unsaved), then taken by the object where it has no unsaved change.
@@ -38,7 +39,8 @@ extension AppSettingsObject {
     ///   announced as any change, and are stored at once; other unsaved changes stay unsaved.
     /// - A setting never changed on this device is never sent: a new device takes the cloud's
     ///   values and overwrites none. Until the store's first change notice (the initial sync)
-    ///   nothing is sent; what was stored meanwhile is sent after it.
+    ///   nothing counts as agreed: changes stay pending (iCloud discards what is written before
+    ///   its first download), and after the notice's merge what is still pending is sent.
     /// - After an account change the new account's values are taken and nothing of the old
     ///   account is sent to it.
     ///
@@ -64,9 +66,11 @@ extension AppSettingsObject {
         if !store.synchronize() {
             Log.notice("\(userDefaultsKey): the cloud key-value store could not synchronize its local copy")
         }
-        // Synced before: what arrived while the app was not running is taken, what was stored
-        // meanwhile is sent.
-        if _state.withLock({ $0.cloudRecord?.base != nil }) {
+        // Synced before, or the store's local copy holds values of this set (it has downloaded
+        // them, and may post no notice of it): what arrived while the app was not syncing is
+        // taken, what was stored meanwhile is sent.
+        let syncedBefore = _state.withLock { $0.cloudRecord?.base != nil }
+        if syncedBefore || slots.contains(where: { $0.syncs && store.object(forKey: cloudKey(of: $0)) != nil }) {
             try pull(CloudKeyValueStoreChange(reason: .serverChange, changedKeys: []), from: sync)
         }
     }
@@ -120,8 +124,10 @@ extension AppSettingsObject {
             switch change.reason {
             case .quotaViolationChange:
                 for (key, sent) in sync.takeRefused(keys: change.changedKeys) {
-                    // The cloud kept its value: the base is what it was, and the value stays here.
+                    // The cloud kept its value: the base is what it was, and the value stays here,
+                    // not sent again until it changes.
                     record.base?[sent.name] = sent.previousBase
+                    record.pending.remove(sent.name)
                     outcome.failures.append(
                         .cloudValueRefused(
                             key: key, setting: sent.name,
@@ -141,8 +147,15 @@ extension AppSettingsObject {
             if let error = scratch.loadStoredState(refresh: true) {
                 Log.error("\(type(of: self)): taking values from the cloud: \(error)")
             }
+            var tookValues = false
             if change.reason != .quotaViolationChange {
-                mergeCloudValues(from: sync.store, into: scratch, record: &record, outcome: &outcome)
+                tookValues = mergeCloudValues(from: sync.store, into: scratch, record: &record, outcome: &outcome)
+            }
+            // Nothing taken, nothing to send, nothing new to record: nothing to store.
+            let storedRecord = scratch._state.withLock { $0.cloudRecord }
+            guard tookValues || !record.pending.isEmpty || record != storedRecord else {
+                _state.withLock { $0.cloudRecord = record }
+                return outcome
             }
             scratch._state.withLock { state in
                 state.cloudRecord = record
@@ -178,13 +191,14 @@ extension AppSettingsObject {
 
     /// The three-way merge of each synced setting: the cloud's value, the cloud base in `record`
     /// and the value stored (`scratch`, loaded from the store). Values to take are applied to
-    /// `scratch` as a load applies them; `record` gets the new bases.
+    /// `scratch` as a load applies them; `record` gets the new bases. Returns whether any value
+    /// was taken.
     private func mergeCloudValues(
         from store: any CloudKeyValueStore,
         into scratch: AppSettingsObject,
         record: inout CloudRecord,
         outcome: inout PullOutcome
-    ) {
+    ) -> Bool {
         var taken: [String: _StoredValue] = [:]
         for slot in scratch.slots where slot.syncs && !slot.isConstant {
             let key = cloudKey(of: slot)
@@ -213,11 +227,13 @@ extension AppSettingsObject {
                 taken[slot.name] = .null
             }
         }
+        guard !taken.isEmpty else { return false }
         _ = scratch.apply(taken) { problem in
             outcome.failures.append(
                 .cloudValueUnreadable(
                     key: "\(userDefaultsKey).\(problem.setting)", setting: problem.setting, reason: problem.reason))
         }
+        return true
     }
 
     /// The cloud record a synchronization writes: the syncing object's own (it decides the
@@ -237,34 +253,40 @@ extension AppSettingsObject {
         return record
     }
 
-    /// When this object syncs and the initial sync arrived: the pending synced settings to send
-    /// (those whose value differs from their cloud base and that the cloud accepts), their new
-    /// bases set in `record`, and the ones the cloud would refuse.
+    /// When this object syncs: the pending synced settings to send and the ones the cloud would
+    /// refuse. Once the initial sync arrived, a setting is sent when its value differs from its
+    /// cloud base, which becomes that value, and it is no longer pending. Before it, every pending
+    /// value is written and stays pending, its base unknown: iCloud discards writes made before
+    /// its first download and then posts the initial-sync notice, whose merge decides (and Apple
+    /// posts that notice only after a discarded write, so a device whose store had synced already
+    /// would otherwise never send anything).
     func plannedPushes(
         _ cloud: CloudSnapshot,
         record: inout CloudRecord?,
         settings: [String: _StoredValue]
     ) -> CloudPushPlan {
         var plan = CloudPushPlan()
-        guard cloud.sync != nil, var current = record, var base = current.base else { return plan }
+        guard cloud.sync != nil, var current = record else { return plan }
         let synced = slots.filter { $0.syncs && !$0.isConstant }
         current.pending.formIntersection(synced.map(\.name))
         for slot in synced where current.pending.contains(slot.name) {
-            current.pending.remove(slot.name)
             let value = settings[slot.name]?.cloudValue
-            guard value != base[slot.name] else { continue }
+            if let base = current.base {
+                current.pending.remove(slot.name)
+                guard value != base[slot.name] else { continue }
+            }
             let key = cloudKey(of: slot)
             let propertyList = value?.propertyListValue
             let byteCount = propertyList.map(CloudLimits.byteCount(of:)) ?? 0
             if let refusal = CloudLimits.refusal(key: key, byteCount: byteCount) {
+                current.pending.remove(slot.name)
                 plan.failures.append(.cloudValueRefused(key: key, setting: slot.name, reason: refusal))
                 continue
             }
             plan.values.append(
-                CloudSync.Push(key: key, name: slot.name, value: propertyList, previousBase: base[slot.name]))
-            base[slot.name] = value
+                CloudSync.Push(key: key, name: slot.name, value: propertyList, previousBase: current.base?[slot.name]))
+            current.base?[slot.name] = value
         }
-        current.base = base
         record = current
         return plan
     }

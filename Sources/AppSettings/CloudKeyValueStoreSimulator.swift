@@ -19,8 +19,8 @@ import Foundation
 /// What it models, after Apple's documentation of `NSUbiquitousKeyValueStore`:
 /// - A device reads and writes its local copy at once; ``deliverChanges()`` uploads what devices
 ///   wrote, in the order they wrote it, then tells every other device of the same account which
-///   keys changed (``CloudKeyValueStoreChange/Reason/serverChange``). A device is never told of
-///   its own writes.
+///   keys changed (``CloudKeyValueStoreChange/Reason/serverChange``), and goes on until what
+///   devices write in response has travelled too. A device is never told of its own writes.
 /// - A device's first delivery is its initial sync: what it wrote before is discarded, its local
 ///   copy becomes the account's values, and it is told
 ///   (``CloudKeyValueStoreChange/Reason/initialSyncChange``, naming every key the account holds).
@@ -187,8 +187,18 @@ public final class CloudKeyValueStoreSimulator: Sendable {
 
     /// Uploads what devices wrote since the last delivery, in the order they wrote it, then tells
     /// each device what changed for it: refused writes first, then its initial sync or the other
-    /// devices' changes.
+    /// devices' changes. What devices write while they are told (a settings object sending what it
+    /// stored before its initial sync) travels in the same call, round after round, until nothing
+    /// is left to upload (at most 64 rounds; anything after that waits for the next call).
     public func deliverChanges() {
+        for _ in 0..<64 {
+            deliverRound()
+            if state.withLock({ $0.writes.isEmpty }) { return }
+        }
+    }
+
+    /// One upload of every queued write, and the notices it causes.
+    private func deliverRound() {
         let notices = state.withLock { state -> [Notice] in
             var refused: [Int: [String]] = [:]
             let writes = state.writes

@@ -52,6 +52,17 @@ struct SyncTests {
         #expect(cloud.serverValues(for: phone.store)[Self.key("theme")] as? String == "dark")
     }
 
+    @Test("from a fresh start one delivery is enough: the initial syncs, then the change")
+    func freshStartOneDelivery() throws {
+        let phone = try Device(cloud)
+        let laptop = try Device(cloud)
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.theme == "dark")
+        #expect(laptop.relaunched().theme == "dark")
+    }
+
     @Test("different settings changed on two devices are both kept everywhere")
     func differentSettingsBothKept() throws {
         let (phone, laptop) = try twoDevices()
@@ -168,7 +179,7 @@ struct SyncTests {
         #expect(tablet.relaunched().theme == "dark")
     }
 
-    @Test("until the initial sync only pulls; what was stored meanwhile is sent after it")
+    @Test("before the initial sync nothing counts as agreed: its merge decides, then what is pending is sent")
     func initialSync() async throws {
         let phone = try Device(cloud)
         cloud.deliverChanges()
@@ -181,16 +192,35 @@ struct SyncTests {
         try tablet.settings.synchronizeToUserDefaults()
         #expect(cloud.serverValues(for: tablet.store).isEmpty)
 
-        cloud.deliverChanges()  // uploads the phone's change, then the tablet's initial sync
+        // Uploads the phone's change (the tablet's early writes are discarded), then the tablet's
+        // initial sync, then what the tablet sends after it.
+        cloud.deliverChanges()
         #expect(tablet.settings.fontSize == 14 && tablet.settings.theme == "blue")
         #expect(await events.next() == .settingsChanged(["theme"]))  // the assignments
         #expect(await events.next() == .settingsChanged(["fontSize"]))
         #expect(await events.next() == .settingsChanged(["fontSize"]))  // the cloud's value
         #expect(await events.next() == .syncConflicts(["fontSize"]))
-        #expect(phone.settings.theme == "light")
+        #expect(phone.settings.theme == "blue" && phone.settings.fontSize == 14)
+        #expect(cloud.serverValues(for: phone.store)[Self.key("fontSize")] as? Int == 14)
+        #expect(tablet.relaunched().fontSize == 14)
+    }
+
+    @Test("a device whose store synced before syncing started sends its changes without waiting")
+    func storeSyncedBeforeStarting() throws {
+        let phone = try Device(cloud)
+        let tablet = try Device(cloud, syncing: false)
+        cloud.deliverChanges()  // both stores' initial sync; the tablet's object does not listen yet
+        try tablet.settings.startSyncing(with: tablet.store)
+        tablet.settings.theme = "blue"
+        try tablet.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
         #expect(phone.settings.theme == "blue")
-        #expect(cloud.serverValues(for: phone.store)[Self.key("fontSize")] as? Int == 14)
+        // The first notice it gets establishes what it agrees on with the cloud.
+        phone.settings.fontSize = 15
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(tablet.settings.fontSize == 15 && tablet.settings.theme == "blue")
+        #expect(tablet.relaunched().theme == "blue")
     }
 
     @Test("a value over iCloud's limits fails alone: stored here, reported, the others synced")
@@ -242,6 +272,59 @@ struct SyncTests {
         try laptop.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
         #expect(phone.settings.fontSize == 20 && phone.settings.thumbnail.count == 600_000)
+    }
+
+    @Test("a store that synced before syncing started: its values are taken at once; a refusal is reported once")
+    func storeWithValuesBeforeStarting() async throws {
+        let phone = try Device(cloud)
+        phone.settings.photo = Data(count: 700_000)
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        let tablet = try Device(cloud, syncing: false)
+        cloud.deliverChanges()  // the tablet's store syncs; its object does not listen yet
+        // Its store's local copy holds the phone's photo: taken when syncing starts.
+        try tablet.settings.startSyncing(with: tablet.store)
+        #expect(tablet.settings.photo.count == 700_000)
+        var events = tablet.settings.changes.makeAsyncIterator()
+        tablet.settings.thumbnail = Data(count: 700_000)
+        try tablet.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+
+        #expect(await events.next() == .settingsChanged(["thumbnail"]))
+        guard case .syncFailed(.cloudValueRefused(_, "thumbnail", _)) = await events.next() else {
+            Issue.record("the cloud's refusal is not reported")
+            return
+        }
+        #expect(tablet.settings.thumbnail.count == 700_000)
+        cloud.deliverChanges()
+        #expect(cloud.serverValues(for: tablet.store)[Self.key("thumbnail")] == nil)
+        tablet.settings.theme = "green"
+        try tablet.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(phone.settings.theme == "green")
+        #expect(tablet.settings.photo.count == 700_000)
+    }
+
+    @Test("a value refused before the initial sync's merge is not sent again in a loop")
+    func refusalBeforeAnyNotice() throws {
+        let phone = try Device(cloud, syncing: false)
+        let tablet = try Device(cloud, syncing: false)
+        cloud.deliverChanges()
+        phone.store.set(Data(count: 900_000), forKey: "another app's key")
+        cloud.deliverChanges()
+        try tablet.settings.startSyncing(with: tablet.store)  // nothing of this set in the store yet
+        let notices = CloudKeyValueStoreSimulatorTests.observed(tablet.store)
+        tablet.settings.thumbnail = Data(count: 200_000)
+        tablet.settings.theme = "green"
+        try tablet.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+
+        #expect(notices.all.filter { $0.reason == .quotaViolationChange }.count == 1)
+        #expect(cloud.serverValues(for: phone.store)[Self.key("theme")] as? String == "green")
+        #expect(cloud.serverValues(for: phone.store)[Self.key("thumbnail")] == nil)
+        try tablet.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(notices.all.filter { $0.reason == .quotaViolationChange }.count == 1)
     }
 
     @Test("after an account change the new account's values are taken and nothing old is uploaded")
@@ -393,7 +476,7 @@ struct CloudKeyValueStoreSimulatorTests {
         var all: [CloudKeyValueStoreChange] { changes.withLock { $0 } }
     }
 
-    func observed(_ device: CloudKeyValueStoreSimulator.Device) -> Recorder {
+    static func observed(_ device: CloudKeyValueStoreSimulator.Device) -> Recorder {
         let recorder = Recorder()
         _ = device.addChangeObserver { change in recorder.changes.withLock { $0.append(change) } }
         return recorder
@@ -403,8 +486,8 @@ struct CloudKeyValueStoreSimulatorTests {
     func orderOfNotices() {
         let first = cloud.makeDevice()
         let second = cloud.makeDevice()
-        let firstNotices = observed(first)
-        let secondNotices = observed(second)
+        let firstNotices = Self.observed(first)
+        let secondNotices = Self.observed(second)
         first.set("early", forKey: "a")  // before the initial sync: discarded
         cloud.deliverChanges()
         #expect(firstNotices.all == [CloudKeyValueStoreChange(reason: .initialSyncChange, changedKeys: [])])
@@ -423,7 +506,7 @@ struct CloudKeyValueStoreSimulatorTests {
     @Test("Apple's limits: long keys, large values, the total and the key count are refused with a notice")
     func limits() {
         let device = cloud.makeDevice()
-        let notices = observed(device)
+        let notices = Self.observed(device)
         cloud.deliverChanges()
         let longKey = String(repeating: "k", count: 65)
         device.set(1, forKey: longKey)
@@ -448,7 +531,7 @@ struct CloudKeyValueStoreSimulatorTests {
     func accountChange() {
         let device = cloud.makeDevice()
         let other = cloud.makeDevice()
-        let notices = observed(device)
+        let notices = Self.observed(device)
         cloud.deliverChanges()
         device.set("old", forKey: "a")
         cloud.deliverChanges()

@@ -161,14 +161,18 @@ public final class CloudKeyValueStoreSimulator: Sendable {
         return Device(identifier: identifier, simulator: self)
     }
 
-    /// What the account `device` is signed into holds, by key.
-    public func serverValues(for device: Device) -> [String: Any] {
+    /// What the account `device` (one of this simulator's devices) is signed into holds, by key;
+    /// empty for any other store.
+    public func serverValues(for device: any CloudKeyValueStore) -> [String: Any] {
+        guard let device = ownDevice(device) else { return [:] }
         let values = state.withLock { state in state.devices[device.identifier].map { state.accounts[$0.account] } }
         return (values ?? [:]).compactMapValues(Device.propertyList(from:))
     }
 
-    /// Signs `device` into a new, empty account and tells it so at once.
-    public func changeAccount(of device: Device) {
+    /// Signs `device` (one of this simulator's devices; any other store is left alone) into a
+    /// new, empty account and tells it so at once.
+    public func changeAccount(of device: any CloudKeyValueStore) {
+        guard let device = ownDevice(device) else { return }
         let notice = state.withLock { state -> Notice? in
             guard var deviceState = state.devices[device.identifier] else { return nil }
             state.accounts.append([:])
@@ -247,6 +251,12 @@ public final class CloudKeyValueStoreSimulator: Sendable {
             return notices
         }
         for notice in notices { notice.deliver() }
+    }
+
+    /// `store` as one of this simulator's devices, or `nil`.
+    private func ownDevice(_ store: any CloudKeyValueStore) -> Device? {
+        guard let device = store as? Device, device.simulator === self else { return nil }
+        return device
     }
 
     /// Why the account would refuse `write`, given what it would then hold, or `nil`.

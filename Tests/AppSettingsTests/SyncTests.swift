@@ -527,6 +527,22 @@ struct CloudKeyValueStoreSimulatorTests {
         #expect(notices.all.last == CloudKeyValueStoreChange(reason: .quotaViolationChange, changedKeys: ["key1024"]))
     }
 
+    @Test("devices handed around as any CloudKeyValueStore; another simulator's device is left alone")
+    func existentialDevices() {
+        let device: any CloudKeyValueStore = cloud.makeDevice()
+        let stranger: any CloudKeyValueStore = CloudKeyValueStoreSimulator().makeDevice()
+        cloud.deliverChanges()
+        device.set("value", forKey: "a")
+        stranger.set("value", forKey: "a")
+        cloud.deliverChanges()
+        #expect(cloud.serverValues(for: device)["a"] as? String == "value")
+        #expect(cloud.serverValues(for: stranger).isEmpty)
+        cloud.changeAccount(of: stranger)
+        #expect(stranger.object(forKey: "a") as? String == "value")
+        cloud.changeAccount(of: device)
+        #expect(device.object(forKey: "a") == nil && cloud.serverValues(for: device).isEmpty)
+    }
+
     @Test("an account change: a new, empty account, unsent writes dropped, the device told at once")
     func accountChange() {
         let device = cloud.makeDevice()

@@ -121,13 +121,14 @@ extension AppSettingsObject {
             guard var record = _state.withLock({ $0.cloudSync === sync ? $0.cloudRecord ?? CloudRecord() : nil })
             else { return nil }
             var outcome = PullOutcome()
+            var refused: Set<String> = []
             switch change.reason {
             case .quotaViolationChange:
                 for (key, sent) in sync.takeRefused(keys: change.changedKeys) {
                     // The cloud kept its value: the base is what it was, and the value stays here,
                     // not sent again until it changes.
                     record.base?[sent.name] = sent.previousBase
-                    record.pending.remove(sent.name)
+                    refused.insert(sent.name)
                     outcome.failures.append(
                         .cloudValueRefused(
                             key: key, setting: sent.name,
@@ -147,12 +148,17 @@ extension AppSettingsObject {
             if let error = scratch.loadStoredState(refresh: true) {
                 Log.error("\(type(of: self)): taking values from the cloud: \(error)")
             }
+            // Another writer of the set (an extension) may have stored changes to send.
+            let storedRecord = scratch._state.withLock { $0.cloudRecord }
+            if change.reason != .accountChange, let storedPending = storedRecord?.pending {
+                record.pending.formUnion(storedPending)
+            }
+            record.pending.subtract(refused)
             var tookValues = false
             if change.reason != .quotaViolationChange {
                 tookValues = mergeCloudValues(from: sync.store, into: scratch, record: &record, outcome: &outcome)
             }
             // Nothing taken, nothing to send, nothing new to record: nothing to store.
-            let storedRecord = scratch._state.withLock { $0.cloudRecord }
             guard tookValues || !record.pending.isEmpty || record != storedRecord else {
                 _state.withLock { $0.cloudRecord = record }
                 return outcome

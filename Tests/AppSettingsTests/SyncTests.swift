@@ -405,6 +405,27 @@ struct SyncTests {
         #expect(laptop.settings.theme == "offline")
     }
 
+    @Test("a synced setting another writer of the set stored (an extension) is sent by the syncing object")
+    func anotherWritersChangeIsSent() throws {
+        let (phone, laptop) = try twoDevices()
+        let phoneExtension = CloudSettings(userDefaults: phone.suite.another())
+        phoneExtension.theme = "from the widget"
+        try phoneExtension.synchronizeToUserDefaults()
+        // The next notice the app's object gets (the laptop's change) sends it along.
+        laptop.settings.fontSize = 13
+        try laptop.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.theme == "from the widget")
+        #expect(phone.settings.fontSize == 13)
+        // So does its next synchronization.
+        phoneExtension.volume = 0.125
+        try phoneExtension.synchronizeToUserDefaults()
+        phone.settings.windowFrame = "1 2 3 4"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.volume == 0.125)
+    }
+
     @Test("a nil value travels as the key's removal")
     func nilTravels() throws {
         let (phone, laptop) = try twoDevices()

@@ -44,6 +44,13 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A value of a JSON document does not fit its setting: `found` is the value as JSON text;
     /// nothing was changed.
     case invalidJSONValue(setting: String, expected: String, found: String)
+    /// A synced setting's value was not sent to the cloud key-value store under the cloud key `key`:
+    /// it is over one of iCloud's limits, or iCloud refused it. The value is stored on this device
+    /// all the same; it is sent when it changes again.
+    case cloudValueRefused(key: String, setting: String, reason: String)
+    /// The value the cloud key-value store holds under the cloud key `key` does not fit the synced
+    /// setting (another version of the app, or another app, wrote it); the setting keeps its value.
+    case cloudValueUnreadable(key: String, setting: String, reason: String)
 
     /// A sentence that says what went wrong and where.
     public var description: String {
@@ -83,6 +90,10 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "the settings under '\(key)' have no setting '\(setting)'; nothing was changed"
         case .invalidJSONValue(let setting, let expected, let found):
             "JSON value for '\(setting)' is \(found), expected \(expected); nothing was changed"
+        case .cloudValueRefused(let key, let setting, let reason):
+            "setting '\(setting)' is stored on this device but not synced under the iCloud key '\(key)': \(reason)"
+        case .cloudValueUnreadable(let key, let setting, let reason):
+            "the iCloud value under '\(key)' does not fit setting '\(setting)' (\(reason)); the setting keeps its value"
         }
     }
 }

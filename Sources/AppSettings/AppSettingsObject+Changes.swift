@@ -170,11 +170,21 @@ extension AppSettingsObject.State {
     /// Takes what a load into another object of the same class found: the base of the next
     /// merge, the settings this class does not declare, the schema version and the load's error.
     mutating func takeLoadState(of loaded: Self) {
-        baseData = loaded.baseData
-        baseStoredValues = loaded.baseStoredValues
-        unknownStoredValues = loaded.unknownStoredValues
-        storedSchemaVersion = loaded.storedSchemaVersion
+        takeStoredState(of: loaded)
         unreadableStoredValue = loaded.unreadableStoredValue
         lastLoadError = loaded.lastLoadError
+    }
+}
+
+extension AppSettingsObject.State {
+    /// Takes what another object of the same class knows of the stored set after loading or
+    /// writing it: the base of the next merge, the settings this class does not declare, the
+    /// schema version and the synced settings' cloud record.
+    mutating func takeStoredState(of other: Self) {
+        baseData = other.baseData
+        baseStoredValues = other.baseStoredValues
+        unknownStoredValues = other.unknownStoredValues
+        storedSchemaVersion = other.storedSchemaVersion
+        cloudRecord = other.cloudRecord
     }
 }

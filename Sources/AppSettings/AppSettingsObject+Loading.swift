@@ -134,6 +134,7 @@ extension AppSettingsObject {
             state.baseStoredValues = result.baseStoredValues
             state.unknownStoredValues = result.unknownStoredValues
             state.storedSchemaVersion = result.storedSchemaVersion
+            state.cloudRecord = result.cloudRecord
             state.unreadableStoredValue = result.error == nil ? nil : object
             state.lastLoadError = result.error
             state.savedGeneration = state.generation
@@ -147,11 +148,13 @@ extension AppSettingsObject {
         var storedSchemaVersion: Int?
         var baseData: Data?
         var baseStoredValues: [String: _StoredValue] = [:]
+        var cloudRecord: CloudRecord?
     }
 
     private func decode(_ data: Data, into result: inout LoadResult) {
         let stored = readStoredSettings(data)
         result.storedSchemaVersion = stored.schemaVersion
+        result.cloudRecord = stored.cloud
         result.error = stored.error
         guard let entries = stored.entries else { return }
         result.baseStoredValues = entries
@@ -171,6 +174,8 @@ extension AppSettingsObject {
         var problems = LoadProblems()
         /// Why the archive, or its migration, failed (`entries` then holds the unmigrated values).
         var error: AppSettingsError?
+        /// The synced settings' cloud values, when the set has them.
+        var cloud: CloudRecord?
     }
 
     func readStoredSettings(_ data: Data) -> StoredSettings {
@@ -181,6 +186,7 @@ extension AppSettingsObject {
             let set = try KeyedArchiveReader.settingsValues(of: data)
             result.schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
             entries = set.values
+            result.cloud = set.cloud
             for (name, error) in set.unreadable {
                 result.problems.append(setting: name, reason: error.description)
             }

@@ -25,6 +25,12 @@ extension AppSettingsObject {
         /// Settings changed here and in the store since the base, with different values: this
         /// object's values were written.
         var conflicts: [String] = []
+        /// What the archive holds of the synced settings' cloud values.
+        var cloudRecord: CloudRecord?
+        /// Synced values the cloud would refuse, not sent (their local save went ahead).
+        var cloudFailures: [AppSettingsError] = []
+        /// The cloud store values were sent to, to be flushed once the locks are released.
+        var sentTo: CloudSync?
     }
 
     /// A finished synchronization, for what is reported after the locks are released.
@@ -81,7 +87,10 @@ extension AppSettingsObject {
             let scratch = makeScratchCopy(copyingValues: false)
             scratch.fill(from: snapshot)
             _ = scratch.apply(fromStore) { problems.append($0) }
-            if let filled = scratch.takeSnapshot(onlyIfUnsaved: false) { source = filled }
+            if let filled = scratch.takeSnapshot(onlyIfUnsaved: false) {
+                source = filled
+                source.cloud = snapshot.cloud
+            }
             mergedObject = scratch
         }
         let declared = Set(storedSettingNames)
@@ -89,24 +98,44 @@ extension AppSettingsObject {
         source.storedSchemaVersion = [snapshot.storedSchemaVersion, storedSettings.schemaVersion].compactMap { $0 }
             .max()
         // Stored settings this version cannot use are kept under a backup key; the rest is merged.
-        var result = try written(source, backup: problems.error(key: userDefaultsKey) == nil ? nil : .data(bytes))
+        var result = try written(
+            source,
+            backup: problems.error(key: userDefaultsKey) == nil ? nil : .data(bytes),
+            mergingCloudRecord: storedSettings.cloud
+        )
         result.decision.merged = mergedObject
         result.decision.conflicts = changedOnBothSides.filter { result.decision.settings[$0] != entries[$0] }
         return result
     }
 
-    /// The archive of `snapshot` (the store checks the size of the domain it goes into).
-    private func written(_ snapshot: Snapshot, backup: PreferencesValue?) throws -> SettingsStore.Write<Merge> {
+    /// The archive of `snapshot`; the synced settings to send are sent once the store found that
+    /// it fits its domain, just before it is written (see `AppSettingsObject+Syncing.swift`).
+    /// `mergingCloudRecord` is the stored set's, when another writer stored it since the base.
+    private func written(
+        _ snapshot: Snapshot,
+        backup: PreferencesValue?,
+        mergingCloudRecord storedCloudRecord: CloudRecord?? = nil
+    ) throws -> SettingsStore.Write<Merge> {
         let settings = try encodedSettings(snapshot)
+        var cloudRecord = cloudRecordToWrite(snapshot.cloud, storedRecord: storedCloudRecord)
+        let pushes = plannedPushes(snapshot.cloud, record: &cloudRecord, settings: settings)
         let writeID = Int64.random(in: 1...Int64.max)
-        let data = try archive(settings, storedSchemaVersion: snapshot.storedSchemaVersion, writeID: writeID)
-        let merge = Merge(
+        let data = try archive(
+            settings, storedSchemaVersion: snapshot.storedSchemaVersion, writeID: writeID, cloud: cloudRecord)
+        var merge = Merge(
             data: data,
             settings: settings,
             unknownStoredValues: snapshot.unknownStoredValues,
             storedSchemaVersion: snapshot.storedSchemaVersion
         )
-        return SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: merge)
+        merge.cloudRecord = cloudRecord
+        merge.cloudFailures = pushes.failures
+        merge.sentTo = pushes.values.isEmpty ? nil : snapshot.cloud.sync
+        var write = SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: merge)
+        if let sync = snapshot.cloud.sync, !pushes.values.isEmpty {
+            write.willWrite = { sync.send(pushes.values) }
+        }
+        return write
     }
 
     /// Sets every value of this unpublished object (nested ones in place) to `snapshot`'s.
@@ -130,6 +159,7 @@ extension AppSettingsObject {
             state.baseData = merge.data
             state.baseStoredValues = merge.settings
             state.unknownStoredValues = merge.unknownStoredValues
+            state.cloudRecord = merge.cloudRecord
             if let version = merge.storedSchemaVersion, version > state.storedSchemaVersion ?? .min {
                 state.storedSchemaVersion = version
             }
@@ -177,6 +207,7 @@ extension AppSettingsObject {
         for (object, indices) in synchronization.adopted {
             object.announce(indices, propagatesToParent: false)
         }
+        reportSyncFailures(synchronization.merge.cloudFailures)
         let conflicts = synchronization.merge.conflicts
         guard !conflicts.isEmpty else { return }
         Log.notice(

@@ -32,27 +32,37 @@ extension AppSettingsObject {
     ///   already, but without its recovery copy on Linux). In every case the object keeps its
     ///   unsaved changes, so the next synchronization tries again.
     public final func synchronizeToUserDefaults() throws {
+        try synchronize(forcing: false)
+    }
+
+    /// The save path; `forcing` writes a clean object too (a pull storing what the cloud sent,
+    /// through a scratch copy, on behalf of `owner`, which is not told of the write). Returns what
+    /// was done, for a caller reporting on another object's behalf.
+    @discardableResult
+    final func synchronize(forcing: Bool, onBehalfOf owner: AppSettingsObject? = nil) throws -> Synchronization? {
         let (parent, isUnsaved) = _state.withLock { ($0.parent?.object, $0.generation != $0.savedGeneration) }
         if let parent {
-            try parent.synchronizeToUserDefaults()
-            return
+            return try parent.synchronize(forcing: forcing, onBehalfOf: owner)
         }
-        guard isUnsaved else { return }
+        guard isUnsaved || forcing else { return nil }
         try checkStorable()
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
         let synchronization: Synchronization? = try _synchronization.withLock { _ in
-            guard let snapshot = takeSnapshot(onlyIfUnsaved: true) else { return nil }
+            guard let snapshot = takeSnapshot(onlyIfUnsaved: !forcing) else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
             let (backupKey, merge) = try store.write { stored in try merged(snapshot, with: stored) }
             markSaved(snapshot)
             return Synchronization(merge: merge, backupKey: backupKey, adopted: adoptMerged(merge, over: snapshot))
         }
-        guard let synchronization else { return }
+        guard let synchronization else { return nil }
         if let backupKey = synchronization.backupKey {
             Log.notice("\(userDefaultsKey): the value that could not be read was kept under '\(backupKey)'")
         }
+        // A pull flushes once its own lock is released.
+        if owner == nil { synchronization.merge.sentTo?.flush() }
         report(synchronization)
-        StoreRegistry.storeDidChange(self, stored: synchronization.merge.data)
+        StoreRegistry.storeDidChange(self, stored: synchronization.merge.data, except: owner)
+        return synchronization
     }
 
     /// Deletes the stored set and resets every setting to its developer default.
@@ -88,6 +98,7 @@ extension AppSettingsObject {
         var changeGenerations: [UInt64] = []
         var baseData: Data?
         var baseStoredValues: [String: _StoredValue] = [:]
+        var cloud = CloudSnapshot()
 
         /// Whether the setting at `index` changed since the last load or save.
         func changedSinceBase(_ index: Int) -> Bool {
@@ -108,7 +119,12 @@ extension AppSettingsObject {
                 savedGeneration: state.savedGeneration,
                 changeGenerations: state.changeGenerations,
                 baseData: state.baseData,
-                baseStoredValues: state.baseStoredValues
+                baseStoredValues: state.baseStoredValues,
+                cloud: CloudSnapshot(
+                    record: state.cloudRecord,
+                    sync: state.cloudSync,
+                    changed: state.changesCameFromCloud ? [] : syncedSettingsChanged(in: state)
+                )
             )
         }
         guard var snapshot else { return nil }
@@ -118,6 +134,16 @@ extension AppSettingsObject {
             }
         }
         return snapshot
+    }
+
+    /// The synced settings changed since the last load or save.
+    private func syncedSettingsChanged(in state: State) -> Set<String> {
+        var changed: Set<String> = []
+        for slot in slots
+        where slot.syncs && !slot.isConstant && state.changeGenerations[slot.index] > state.savedGeneration {
+            changed.insert(slot.name)
+        }
+        return changed
     }
 
     /// A snapshot encoded as value trees by stored name: the declared settings plus the
@@ -141,7 +167,8 @@ extension AppSettingsObject {
     }
 
     func archive(_ snapshot: Snapshot) throws -> Data {
-        try archive(encodedSettings(snapshot), storedSchemaVersion: snapshot.storedSchemaVersion)
+        try archive(
+            encodedSettings(snapshot), storedSchemaVersion: snapshot.storedSchemaVersion, cloud: snapshot.cloud.record)
     }
 
     /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
@@ -149,10 +176,13 @@ extension AppSettingsObject {
     func archive(
         _ settings: [String: _StoredValue],
         storedSchemaVersion: Int?,
-        writeID: Int64 = .random(in: 1...Int64.max)
+        writeID: Int64 = .random(in: 1...Int64.max),
+        cloud: CloudRecord? = nil
     ) throws -> Data {
         let schemaVersion = max(storedSchemaVersion ?? 0, type(of: self).schemaVersion)
-        return KeyedArchiveWriter.archive(schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings)
+        return KeyedArchiveWriter.archive(
+            schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
+            cloud: cloud.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Records that `snapshot` is stored; what a load could not use is replaced (and was kept

@@ -51,6 +51,13 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         var transactionDepth = 0
         var changedInTransaction: Set<Int> = []
         var continuations: [UUID: AsyncStream<AppSettingsChange>.Continuation] = [:]
+        /// What the stored set knows of its synced settings' cloud values (see `CloudRecord`).
+        var cloudRecord: CloudRecord?
+        /// The cloud store this object syncs with, while it does.
+        var cloudSync: CloudSync?
+        /// Set on the scratch copy a pull stores through: its changes came from the cloud, so
+        /// they are not changes to send.
+        var changesCameFromCloud = false
     }
 
     /// The lock and the state it guards; `@Setting` values are guarded by it too.
@@ -131,6 +138,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     deinit {
         if isPublished { StoreRegistry.unregister(self) }
+        if isPublished { _state.withLock { $0.cloudSync }?.stop() }
         finishChangeSequences()
     }
 

@@ -35,16 +35,21 @@ public struct Setting<Value: SettingValue> {
     ///     has never been stored, a value under that key in the same `UserDefaults` is loaded
     ///     instead of the developer default (converted as ``AppSettingsObject/update(from:)``
     ///     converts, then validated); once the set is stored, the key is never read again.
+    ///   - syncs: Whether the setting follows the user to their other devices through iCloud's
+    ///     key-value store, once the object ``AppSettingsObject/startSyncing(with:)``; other
+    ///     settings never leave the device. See <doc:SyncingAcrossDevices>.
     ///   - validate: Called with every value assigned or loaded; what it returns is kept. Use it
     ///     for range checks: `validate: { min(max($0, 0), 1) }`.
     public init(
         wrappedValue: Value,
         _ storedName: String? = nil,
         legacyKey: String? = nil,
+        syncs: Bool = false,
         validate: (@Sendable (Value) -> Value)? = nil
     ) {
         let initialValue = validate?(wrappedValue) ?? wrappedValue
-        slot = SettingSlot(initialValue: initialValue, storedName: storedName, legacyKey: legacyKey, validate: validate)
+        slot = SettingSlot(
+            initialValue: initialValue, storedName: storedName, legacyKey: legacyKey, syncs: syncs, validate: validate)
         SlotRegistration.push(slot)
     }
 

@@ -104,7 +104,7 @@ public enum StoredSettingsEditor {
                 guard entries != set.values else { throw NothingToWrite() }
                 let writeID = Int64.random(in: 1...Int64.max)
                 let data = KeyedArchiveWriter.archive(
-                    schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: entries)
+                    schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: entries, cloud: set.cloud)
                 // The store checks the size of the domain it goes into.
                 return SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
             }

@@ -89,6 +89,13 @@ nonisolated enum Settings {
         }
     }
 
+    /// The README's synced settings (Syncing across devices).
+    final class EditorSettings: AppSettingsObject, @unchecked Sendable {
+        @Setting(syncs: true) var theme = Theme.light  // follows the user
+        @Setting(syncs: true, validate: { min(max($0, 8), 72) }) var fontSize = 14
+        @Setting var windowFrame = WindowFrame()  // stays on this device
+    }
+
     /// Schema 0 of ``MySettings``, to exercise `migrate`.
     final class SchemaZeroSettings: AppSettingsObject, @unchecked Sendable {
         @Setting var volume: Float = 0.7

@@ -132,9 +132,36 @@ check(detachedVolume == 7, "main-actor form: \(detachedVolume)")
 try settings.removeFromUserDefaults()
 try mainActorSettings.removeFromUserDefaults()
 
+// Syncing across devices, on the simulator: two devices, each with its own suite.
+#if canImport(Darwin)
+    // The README's launch line; only built: running it needs the iCloud entitlement.
+    func startSyncingWithICloud() throws {
+        try Settings.EditorSettings.shared.startSyncing(with: NSUbiquitousKeyValueStore.default)
+    }
+#endif
+let phoneSuiteName = "DefaultIsolationCheck-phone-\(UUID().uuidString)"
+let laptopSuiteName = "DefaultIsolationCheck-laptop-\(UUID().uuidString)"
+defer {
+    removeSuite(named: phoneSuiteName)
+    removeSuite(named: laptopSuiteName)
+}
+let cloud = CloudKeyValueStoreSimulator()
+let phone = Settings.EditorSettings(userDefaults: UserDefaults(suiteName: phoneSuiteName)!)
+let laptop = Settings.EditorSettings(userDefaults: UserDefaults(suiteName: laptopSuiteName)!)
+try phone.startSyncing(with: cloud.makeDevice())
+try laptop.startSyncing(with: cloud.makeDevice())
+cloud.deliverChanges()
+phone.theme = .dark
+phone.fontSize = 100
+try phone.synchronizeToUserDefaults()
+cloud.deliverChanges()
+check(laptop.theme == .dark && laptop.fontSize == 72, "synced: \(laptop.theme) \(laptop.fontSize)")
+laptop.stopSyncing()
+
 if failures > 0 {
     print("\(failures) check(s) failed")
-    removeSuite(named: suiteName)  // `exit` skips the `defer` above
+    // `exit` skips the `defer`s above
+    for name in [suiteName, phoneSuiteName, laptopSuiteName] { removeSuite(named: name) }
     exit(1)
 }
 print("Default isolation check passed")

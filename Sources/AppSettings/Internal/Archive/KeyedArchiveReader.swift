@@ -240,32 +240,6 @@ struct KeyedArchiveReader {
 }
 
 extension KeyedArchiveReader {
-    /// A settings archive read as the library loads it: its schema version and each setting's
-    /// value, or why it could not be read.
-    struct SettingsValues {
-        var schemaVersion: Int64?
-        var values: [String: _StoredValue] = [:]
-        /// The settings whose values could not be read (missing from `values`), and why.
-        var unreadable: [(name: String, error: ArchiveFormatError)] = []
-    }
-
-    /// Reads a settings set of a format this version can read; every setting that can be read
-    /// is, whatever the others hold. What a load, the inspector and the tool's edits all read.
-    static func settingsValues(of data: Data) throws(ArchiveFormatError) -> SettingsValues {
-        var reader = try KeyedArchiveReader(data)
-        let root = try reader.readableRoot()
-        var result = SettingsValues(schemaVersion: root.schemaVersion)
-        result.values.reserveCapacity(root.settings.count)
-        for (name, field) in root.settings {
-            do {
-                result.values[name] = try reader.value(of: field, depth: 2)
-            } catch {
-                result.unreadable.append((name, error))
-            }
-        }
-        return result
-    }
-
     /// Where a setting's value is: an object, or a number or Boolean stored inline in the field.
     enum Field {
         case object(uid: Int)
@@ -279,6 +253,9 @@ extension KeyedArchiveReader {
         var schemaVersion: Int64?
         /// Absent in format 1 and in archives not written by this library.
         var writeID: Int64?
+        /// Where `$cloudBase` and `$cloudPending` are, when the set has them.
+        var cloudBase: Field?
+        var cloudPending: Field?
         var settings: [(name: String, field: Field)] = []
     }
 
@@ -329,6 +306,8 @@ extension KeyedArchiveReader {
             case ArchiveFormat.formatVersionField: set.formatVersion = try integer(inField: plistIndex, named: key)
             case ArchiveFormat.schemaVersionField: set.schemaVersion = try integer(inField: plistIndex, named: key)
             case ArchiveFormat.writeIDField: set.writeID = try integer(inField: plistIndex, named: key)
+            case ArchiveFormat.cloudBaseField: set.cloudBase = try field(plistIndex)
+            case ArchiveFormat.cloudPendingField: set.cloudPending = try field(plistIndex)
             case _ where key.hasPrefix("$$"): set.settings.append((String(key.dropFirst()), try field(plistIndex)))
             case _ where key.hasPrefix("$"): continue  // reserved by the archiver
             default: set.settings.append((key, try field(plistIndex)))

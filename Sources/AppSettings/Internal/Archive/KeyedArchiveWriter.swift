@@ -28,7 +28,8 @@ struct KeyedArchiveWriter {
     static func archive(
         schemaVersion: Int64,
         writeID: Int64 = .random(in: 1...Int64.max),
-        settings: [String: _StoredValue]
+        settings: [String: _StoredValue],
+        cloud: CloudRecord? = nil
     ) -> Data {
         var writer = KeyedArchiveWriter()
         let root = writer.reserveUID()
@@ -42,6 +43,14 @@ struct KeyedArchiveWriter {
         fields.append(
             (writer.plist.add(.string(ArchiveFormat.schemaVersionField)), writer.plist.add(.integer(schemaVersion))))
         fields.append((writer.plist.add(.string(ArchiveFormat.writeIDField)), writer.plist.add(.integer(writeID))))
+        if let base = cloud?.base {
+            let key = writer.plist.add(.string(ArchiveFormat.cloudBaseField))
+            fields.append((key, writer.reference(writer.encode(.dictionary(base)))))
+        }
+        if let pending = cloud?.pending, !pending.isEmpty {
+            let key = writer.plist.add(.string(ArchiveFormat.cloudPendingField))
+            fields.append((key, writer.reference(writer.encode(.array(pending.sorted().map(_StoredValue.string))))))
+        }
         for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
             let key = writer.plist.add(.string(ArchiveFormat.fieldName(ofSetting: name)))
             fields.append((key, writer.field(value)))

@@ -115,8 +115,10 @@ enum StoreRegistry {
         return others.filter { $0.userDefaults === writer.userDefaults || $0.store.holds(stored) }
     }
 
-    /// Tells the other live objects of `writer`'s store that it wrote `stored`.
-    static func storeDidChange(_ writer: AppSettingsObject, stored: Data) {
-        for other in objects(sharingStoreWith: writer, holding: stored) { other.storedSettingsDidChange() }
+    /// Tells the other live objects of `writer`'s store (but `excluded`) that it wrote `stored`.
+    static func storeDidChange(_ writer: AppSettingsObject, stored: Data, except excluded: AppSettingsObject? = nil) {
+        for other in objects(sharingStoreWith: writer, holding: stored) where other !== excluded {
+            other.storedSettingsDidChange()
+        }
     }
 }

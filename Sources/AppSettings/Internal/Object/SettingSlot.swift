@@ -22,12 +22,15 @@ class AnySettingSlot: @unchecked Sendable {
     final let explicitStoredName: String?
     /// The key a per-key library stored this setting under before the app adopted AppSettings.
     final let legacyKey: String?
+    /// Whether the setting is synced through a cloud key-value store (`@Setting(syncs: true)`).
+    final let syncs: Bool
     /// Whether the value type is a settings object (a nested one), known without a cast.
     final let holdsSettingsObject: Bool
 
-    init(explicitStoredName: String?, legacyKey: String?, holdsSettingsObject: Bool) {
+    init(explicitStoredName: String?, legacyKey: String?, syncs: Bool, holdsSettingsObject: Bool) {
         self.explicitStoredName = explicitStoredName
         self.legacyKey = legacyKey
+        self.syncs = syncs
         self.holdsSettingsObject = holdsSettingsObject
     }
 
@@ -66,7 +69,13 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     let initialValue: Value
     @usableFromInline let validate: (@Sendable (Value) -> Value)?
 
-    init(initialValue: Value, storedName: String?, legacyKey: String?, validate: (@Sendable (Value) -> Value)?) {
+    init(
+        initialValue: Value,
+        storedName: String?,
+        legacyKey: String?,
+        syncs: Bool,
+        validate: (@Sendable (Value) -> Value)?
+    ) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: initialValue)
         self.initialValue = initialValue
@@ -74,6 +83,7 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
         super.init(
             explicitStoredName: storedName,
             legacyKey: legacyKey,
+            syncs: syncs,
             holdsSettingsObject: Value.self is AppSettingsObject.Type
         )
     }

@@ -95,6 +95,9 @@ struct SettingsStore: @unchecked Sendable {
         var writeID: Int64
         var backup: PreferencesValue?
         var decision: Decision
+        /// Called under the lock once the write is known to fit its domain, just before it is
+        /// made (a synchronization sends its synced settings to the cloud there).
+        var willWrite: (() -> Void)?
     }
 
     /// Under the domain's exclusive lock, so that no other process writes in between: re-reads
@@ -106,12 +109,18 @@ struct SettingsStore: @unchecked Sendable {
     ) throws -> (backupKey: String?, decision: Decision) {
         try domain.withLock(exclusive: true, key: key) {
             let write = try decide(try readHoldingLock(refresh: true)?.object)
-            let backupKey = try writeHoldingLock(write.data, writeID: write.writeID, backingUp: write.backup)
+            let backupKey = try writeHoldingLock(
+                write.data, writeID: write.writeID, backingUp: write.backup, willWrite: write.willWrite)
             return (backupKey, write.decision)
         }
     }
 
-    private func writeHoldingLock(_ data: Data, writeID: Int64, backingUp backup: PreferencesValue?) throws -> String? {
+    private func writeHoldingLock(
+        _ data: Data,
+        writeID: Int64,
+        backingUp backup: PreferencesValue?,
+        willWrite: (() -> Void)?
+    ) throws -> String? {
         // What the domain holds besides this key, and this key's backups, oldest first.
         var otherByteCount = 0
         var backups: [(key: String, stamp: Int64, byteCount: Int)] = []
@@ -138,6 +147,7 @@ struct SettingsStore: @unchecked Sendable {
             throw AppSettingsError.tooLarge(key: key, byteCount: byteCount, limit: Self.maximumDomainByteCount)
         }
 
+        willWrite?()
         var backupKey: String?
         if let backup {
             for old in expired { domain.removeObject(forKey: old.key) }

@@ -1,0 +1,36 @@
+import Foundation
+
+// A settings set as the library reads it, on top of the defensive reader: what a load, the
+// inspector and the tool's edits all read. (Apart from `KeyedArchiveReader.swift` because it knows
+// the record of synced settings, `Internal/Cloud`.)
+
+extension KeyedArchiveReader {
+    /// A settings archive read as the library loads it: its schema version and each setting's
+    /// value, or why it could not be read.
+    struct SettingsValues {
+        var schemaVersion: Int64?
+        var values: [String: _StoredValue] = [:]
+        /// The settings whose values could not be read (missing from `values`), and why.
+        var unreadable: [(name: String, error: ArchiveFormatError)] = []
+        /// The record of synced settings (`$cloudBase`, `$cloudPending`), when the set has one.
+        var cloud: CloudRecord?
+    }
+
+    /// Reads a settings set of a format this version can read; every setting that can be read
+    /// is, whatever the others hold. What a load, the inspector and the tool's edits all read.
+    static func settingsValues(of data: Data) throws(ArchiveFormatError) -> SettingsValues {
+        var reader = try KeyedArchiveReader(data)
+        let root = try reader.readableRoot()
+        var result = SettingsValues(schemaVersion: root.schemaVersion)
+        result.cloud = CloudRecord(base: root.cloudBase, pending: root.cloudPending, in: &reader)
+        result.values.reserveCapacity(root.settings.count)
+        for (name, field) in root.settings {
+            do {
+                result.values[name] = try reader.value(of: field, depth: 2)
+            } catch {
+                result.unreadable.append((name, error))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,606 @@
+import Foundation
+import Testing
+
+@testable import AppSettings
+
+/// Settings synced across devices through a cloud key-value store (issue 21), on the simulator:
+/// each device is a real `UserDefaults` suite with its own settings object.
+@Suite("Syncing across devices")
+struct SyncTests {
+    let cloud = CloudKeyValueStoreSimulator()
+
+    /// One simulated device: its suite, its store and its settings object.
+    final class Device: @unchecked Sendable {
+        let suite = TemporarySuite()
+        let store: CloudKeyValueStoreSimulator.Device
+        let settings: CloudSettings
+
+        init(_ cloud: CloudKeyValueStoreSimulator, syncing: Bool = true) throws {
+            store = cloud.makeDevice()
+            settings = CloudSettings(userDefaults: suite.userDefaults)
+            if syncing { try settings.startSyncing(with: store) }
+        }
+
+        /// What the next launch of the app on this device loads.
+        func relaunched() -> CloudSettings {
+            CloudSettings(userDefaults: suite.another())
+        }
+    }
+
+    static func key(_ name: String) -> String { "AppSettings.CloudSettings.\(name)" }
+
+    /// Two devices that synced once.
+    func twoDevices() throws -> (Device, Device) {
+        let devices = (try Device(cloud), try Device(cloud))
+        cloud.deliverChanges()
+        return devices
+    }
+
+    @Test("a change travels to the other device, which stores it and tells its observers")
+    func changeTravels() async throws {
+        let (phone, laptop) = try twoDevices()
+        var events = laptop.settings.changes.makeAsyncIterator()
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()
+        #expect(laptop.settings.theme == "light")  // nothing travels before the delivery
+
+        cloud.deliverChanges()
+        #expect(laptop.settings.theme == "dark")
+        #expect(await events.next() == .settingsChanged(["theme"]))
+        #expect(!laptop.settings.hasUnsavedChanges)
+        #expect(laptop.relaunched().theme == "dark")
+        #expect(cloud.serverValues(for: phone.store)[Self.key("theme")] as? String == "dark")
+    }
+
+    @Test("from a fresh start one delivery is enough: the initial syncs, then the change")
+    func freshStartOneDelivery() throws {
+        let phone = try Device(cloud)
+        let laptop = try Device(cloud)
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.theme == "dark")
+        #expect(laptop.relaunched().theme == "dark")
+    }
+
+    @Test("different settings changed on two devices are both kept everywhere")
+    func differentSettingsBothKept() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()
+        laptop.settings.fontSize = 16
+        try laptop.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+
+        for device in [phone, laptop] {
+            #expect(device.settings.theme == "dark" && device.settings.fontSize == 16)
+            let relaunched = device.relaunched()
+            #expect(relaunched.theme == "dark" && relaunched.fontSize == 16)
+        }
+    }
+
+    @Test("the same setting sent by two devices in one delivery: both end with the last upload")
+    func sameSettingConvergesOnLastUpload() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.fontSize = 14
+        try phone.settings.synchronizeToUserDefaults()
+        laptop.settings.fontSize = 18
+        try laptop.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+
+        #expect(phone.settings.fontSize == 18)
+        #expect(laptop.settings.fontSize == 18)
+        #expect(phone.relaunched().fontSize == 18)
+        #expect(cloud.serverValues(for: phone.store)[Self.key("fontSize")] as? Int == 18)
+    }
+
+    @Test("the same setting changed on a device that was not syncing: the cloud's value wins, and it is said")
+    func conflictTakesTheCloudsValue() async throws {
+        let (phone, laptop) = try twoDevices()
+        laptop.settings.stopSyncing()
+        laptop.settings.fontSize = 18
+        laptop.settings.theme = "blue"
+        try laptop.settings.synchronizeToUserDefaults()
+        phone.settings.fontSize = 14
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        var events = laptop.settings.changes.makeAsyncIterator()
+
+        try laptop.settings.startSyncing(with: laptop.store)
+        #expect(laptop.settings.fontSize == 14)
+        #expect(await events.next() == .settingsChanged(["fontSize"]))
+        #expect(await events.next() == .syncConflicts(["fontSize"]))
+        cloud.deliverChanges()
+        // The change only the laptop made was sent when it resumed.
+        #expect(phone.settings.theme == "blue" && phone.settings.fontSize == 14)
+        #expect(laptop.relaunched().fontSize == 14)
+    }
+
+    @Test("a setting not declared syncs: true stays on its device")
+    func unsyncedSettingStaysHome() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.windowFrame = "10 10 400 300"
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+
+        #expect(laptop.settings.theme == "dark")
+        #expect(laptop.settings.windowFrame == CloudSettings.defaultFrame)
+        #expect(cloud.serverValues(for: phone.store).keys.sorted() == [Self.key("theme")])
+    }
+
+    @Test("incoming values pass validate:, and a value that does not fit is reported and not taken")
+    func incomingValuesAreValidated() async throws {
+        let (phone, laptop) = try twoDevices()
+        var events = laptop.settings.changes.makeAsyncIterator()
+        // Another version of the app, or another app, wrote these.
+        phone.store.set(7.5, forKey: Self.key("volume"))
+        phone.store.set("large", forKey: Self.key("fontSize"))
+        cloud.deliverChanges()
+
+        #expect(laptop.settings.volume == 1)
+        #expect(laptop.settings.fontSize == 12)
+        #expect(await events.next() == .settingsChanged(["volume"]))
+        guard case .syncFailed(.cloudValueUnreadable(let key, let setting, _)) = await events.next() else {
+            Issue.record("the value that does not fit is not reported")
+            return
+        }
+        #expect(key == Self.key("fontSize") && setting == "fontSize")
+        #expect(laptop.relaunched().volume == 1)
+    }
+
+    @Test("checkAfterDecode() runs on values taken from the cloud")
+    func incomingValuesAreCheckedTogether() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.fontSize = 40
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        // CloudSettings.checkAfterDecode() keeps fontSize at most 32 on load.
+        #expect(laptop.settings.fontSize == 32)
+    }
+
+    @Test("a new device with developer defaults takes the cloud's values and overwrites none")
+    func newDeviceOverwritesNothing() throws {
+        let phone = try Device(cloud)
+        cloud.deliverChanges()
+        phone.settings.theme = "dark"
+        phone.settings.volume = 0.25
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+
+        let tablet = try Device(cloud)
+        tablet.settings.windowFrame = "0 0 1 1"
+        try tablet.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        cloud.deliverChanges()
+        #expect(tablet.settings.theme == "dark" && tablet.settings.volume == 0.25)
+        #expect(phone.settings.theme == "dark" && phone.settings.volume == 0.25)
+        #expect(cloud.serverValues(for: phone.store).keys.sorted() == [Self.key("theme"), Self.key("volume")])
+        #expect(tablet.relaunched().theme == "dark")
+    }
+
+    @Test("before the initial sync nothing counts as agreed: its merge decides, then what is pending is sent")
+    func initialSync() async throws {
+        let phone = try Device(cloud)
+        cloud.deliverChanges()
+        phone.settings.fontSize = 14
+        try phone.settings.synchronizeToUserDefaults()
+        let tablet = try Device(cloud)
+        var events = tablet.settings.changes.makeAsyncIterator()
+        tablet.settings.theme = "blue"  // changed before the initial sync: sent after it
+        tablet.settings.fontSize = 20  // changed on both sides: the cloud's value wins
+        try tablet.settings.synchronizeToUserDefaults()
+        #expect(cloud.serverValues(for: tablet.store).isEmpty)
+
+        // Uploads the phone's change (the tablet's early writes are discarded), then the tablet's
+        // initial sync, then what the tablet sends after it.
+        cloud.deliverChanges()
+        #expect(tablet.settings.fontSize == 14 && tablet.settings.theme == "blue")
+        #expect(await events.next() == .settingsChanged(["theme"]))  // the assignments
+        #expect(await events.next() == .settingsChanged(["fontSize"]))
+        #expect(await events.next() == .settingsChanged(["fontSize"]))  // the cloud's value
+        #expect(await events.next() == .syncConflicts(["fontSize"]))
+        #expect(phone.settings.theme == "blue" && phone.settings.fontSize == 14)
+        #expect(cloud.serverValues(for: phone.store)[Self.key("fontSize")] as? Int == 14)
+        #expect(tablet.relaunched().fontSize == 14)
+    }
+
+    @Test("a device whose store synced before syncing started sends its changes without waiting")
+    func storeSyncedBeforeStarting() throws {
+        let phone = try Device(cloud)
+        let tablet = try Device(cloud, syncing: false)
+        cloud.deliverChanges()  // both stores' initial sync; the tablet's object does not listen yet
+        try tablet.settings.startSyncing(with: tablet.store)
+        tablet.settings.theme = "blue"
+        try tablet.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(phone.settings.theme == "blue")
+        // The first notice it gets establishes what it agrees on with the cloud.
+        phone.settings.fontSize = 15
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(tablet.settings.fontSize == 15 && tablet.settings.theme == "blue")
+        #expect(tablet.relaunched().theme == "blue")
+    }
+
+    @Test("a value over iCloud's limits fails alone: stored here, reported, the others synced")
+    func valueOverTheLimitsFailsAlone() async throws {
+        let (phone, laptop) = try twoDevices()
+        var events = phone.settings.changes.makeAsyncIterator()
+        phone.settings.photo = Data(count: 1_100_000)
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+
+        #expect(await events.next() == .settingsChanged(["photo"]))
+        #expect(await events.next() == .settingsChanged(["theme"]))
+        guard case .syncFailed(.cloudValueRefused(let key, let setting, _)) = await events.next() else {
+            Issue.record("the refused value is not reported")
+            return
+        }
+        #expect(key == Self.key("photo") && setting == "photo")
+        #expect(phone.relaunched().photo.count == 1_100_000)
+        #expect(laptop.settings.theme == "dark" && laptop.settings.photo.isEmpty)
+        #expect(cloud.serverValues(for: phone.store)[Self.key("photo")] == nil)
+    }
+
+    @Test("values over the store's total quota are refused by the cloud, reported, and kept here")
+    func quotaViolationIsReported() async throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.photo = Data(count: 600_000)
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.photo.count == 600_000)
+        var events = phone.settings.changes.makeAsyncIterator()
+        phone.settings.thumbnail = Data(count: 600_000)
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()
+        #expect(await events.next() == .settingsChanged(["thumbnail"]))
+        #expect(await events.next() == .settingsChanged(["theme"]))
+        cloud.deliverChanges()
+
+        guard case .syncFailed(.cloudValueRefused(let key, "thumbnail", _)) = await events.next() else {
+            Issue.record("the cloud's refusal is not reported")
+            return
+        }
+        #expect(key == Self.key("thumbnail"))
+        #expect(phone.settings.thumbnail.count == 600_000)
+        #expect(phone.relaunched().thumbnail.count == 600_000)
+        #expect(laptop.settings.theme == "dark" && laptop.settings.thumbnail.isEmpty)
+        // Later notices do not take the cloud's older value over the refused one.
+        laptop.settings.fontSize = 20
+        try laptop.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(phone.settings.fontSize == 20 && phone.settings.thumbnail.count == 600_000)
+    }
+
+    @Test("a store that synced before syncing started: its values are taken at once; a refusal is reported once")
+    func storeWithValuesBeforeStarting() async throws {
+        let phone = try Device(cloud)
+        phone.settings.photo = Data(count: 700_000)
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        let tablet = try Device(cloud, syncing: false)
+        cloud.deliverChanges()  // the tablet's store syncs; its object does not listen yet
+        // Its store's local copy holds the phone's photo: taken when syncing starts.
+        try tablet.settings.startSyncing(with: tablet.store)
+        #expect(tablet.settings.photo.count == 700_000)
+        var events = tablet.settings.changes.makeAsyncIterator()
+        tablet.settings.thumbnail = Data(count: 700_000)
+        try tablet.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+
+        #expect(await events.next() == .settingsChanged(["thumbnail"]))
+        guard case .syncFailed(.cloudValueRefused(_, "thumbnail", _)) = await events.next() else {
+            Issue.record("the cloud's refusal is not reported")
+            return
+        }
+        #expect(tablet.settings.thumbnail.count == 700_000)
+        cloud.deliverChanges()
+        #expect(cloud.serverValues(for: tablet.store)[Self.key("thumbnail")] == nil)
+        tablet.settings.theme = "green"
+        try tablet.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(phone.settings.theme == "green")
+        #expect(tablet.settings.photo.count == 700_000)
+    }
+
+    @Test("a value refused before the initial sync's merge is not sent again in a loop")
+    func refusalBeforeAnyNotice() throws {
+        let phone = try Device(cloud, syncing: false)
+        let tablet = try Device(cloud, syncing: false)
+        cloud.deliverChanges()
+        phone.store.set(Data(count: 900_000), forKey: "another app's key")
+        cloud.deliverChanges()
+        try tablet.settings.startSyncing(with: tablet.store)  // nothing of this set in the store yet
+        let notices = CloudKeyValueStoreSimulatorTests.observed(tablet.store)
+        tablet.settings.thumbnail = Data(count: 200_000)
+        tablet.settings.theme = "green"
+        try tablet.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+
+        #expect(notices.all.filter { $0.reason == .quotaViolationChange }.count == 1)
+        #expect(cloud.serverValues(for: phone.store)[Self.key("theme")] as? String == "green")
+        #expect(cloud.serverValues(for: phone.store)[Self.key("thumbnail")] == nil)
+        try tablet.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(notices.all.filter { $0.reason == .quotaViolationChange }.count == 1)
+    }
+
+    @Test("after an account change the new account's values are taken and nothing old is uploaded")
+    func accountChangeUploadsNothingOld() throws {
+        let (phone, laptop) = try twoDevices()
+        laptop.settings.theme = "dark"
+        laptop.settings.fontSize = 16
+        try laptop.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(phone.settings.theme == "dark")
+
+        cloud.changeAccount(of: phone.store)
+        phone.settings.volume = 0.75
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        let server = cloud.serverValues(for: phone.store)
+        #expect(server.keys.sorted() == [Self.key("volume")])
+        #expect(server[Self.key("volume")] as? Double == 0.75)
+        #expect(laptop.settings.volume == 0.5)
+        #expect(cloud.serverValues(for: laptop.store)[Self.key("theme")] as? String == "dark")
+    }
+
+    @Test("stopSyncing() stops sending and taking; startSyncing sends what was stored meanwhile")
+    func stopSyncingStops() throws {
+        let (phone, laptop) = try twoDevices()
+        laptop.settings.stopSyncing()
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()
+        laptop.settings.fontSize = 30
+        try laptop.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.theme == "light")
+        #expect(cloud.serverValues(for: phone.store)[Self.key("fontSize")] == nil)
+
+        try laptop.settings.startSyncing(with: laptop.store)
+        cloud.deliverChanges()
+        #expect(laptop.settings.theme == "dark")
+        #expect(phone.settings.fontSize == 30)
+    }
+
+    @Test("an unsaved change is kept when the cloud's value arrives, and sent when it is saved")
+    func unsavedChangeIsKept() throws {
+        let (phone, laptop) = try twoDevices()
+        laptop.settings.fontSize = 22  // not saved yet
+        phone.settings.fontSize = 14
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.fontSize == 22 && laptop.settings.theme == "dark")
+        #expect(laptop.relaunched().fontSize == 14)
+
+        try laptop.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(phone.settings.fontSize == 22)
+    }
+
+    @Test("a nested settings object travels as one dictionary value")
+    func nestedObjectTravels() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.audio.output = "headphones"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.audio.output == "headphones" && !laptop.settings.audio.muted)
+        let server = cloud.serverValues(for: phone.store)[Self.key("audio")] as? [String: Any]
+        #expect(server?["output"] as? String == "headphones")
+        #expect(laptop.relaunched().audio.output == "headphones")
+    }
+
+    @Test("a relaunch that synced before sends at once what was stored while it was not syncing")
+    func relaunchSendsWhatWasStored() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.stopSyncing()
+        let relaunched = phone.relaunched()
+        relaunched.theme = "offline"
+        try relaunched.synchronizeToUserDefaults()
+        try relaunched.startSyncing(with: phone.store)
+        cloud.deliverChanges()
+        #expect(laptop.settings.theme == "offline")
+    }
+
+    @Test("a synced setting another writer of the set stored (an extension) is sent by the syncing object")
+    func anotherWritersChangeIsSent() throws {
+        let (phone, laptop) = try twoDevices()
+        let phoneExtension = CloudSettings(userDefaults: phone.suite.another())
+        phoneExtension.theme = "from the widget"
+        try phoneExtension.synchronizeToUserDefaults()
+        // The next notice the app's object gets (the laptop's change) sends it along.
+        laptop.settings.fontSize = 13
+        try laptop.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.theme == "from the widget")
+        #expect(phone.settings.fontSize == 13)
+        // So does its next synchronization.
+        phoneExtension.volume = 0.125
+        try phoneExtension.synchronizeToUserDefaults()
+        phone.settings.windowFrame = "1 2 3 4"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.volume == 0.125)
+    }
+
+    @Test("a nil value travels as the key's removal")
+    func nilTravels() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.nickname = "Ada"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.nickname == "Ada")
+        phone.settings.nickname = nil
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.nickname == nil)
+        #expect(cloud.serverValues(for: phone.store)[Self.key("nickname")] == nil)
+    }
+}
+
+/// Syncing while other threads assign, save and deliver; run under ThreadSanitizer too.
+@Suite("Syncing across devices, concurrently")
+struct ConcurrentSyncTests {
+    @Test("assignments, saves and deliveries on three threads: no race, and the devices converge")
+    func concurrentSyncConverges() throws {
+        let cloud = CloudKeyValueStoreSimulator()
+        let phone = try SyncTests.Device(cloud)
+        let laptop = try SyncTests.Device(cloud)
+        cloud.deliverChanges()
+        let failures = Protected<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            for round in 0..<40 {
+                do {
+                    switch thread {
+                    case 0:
+                        phone.settings.fontSize = 10 + round % 20
+                        if round.isMultiple(of: 3) { phone.settings.theme = "phone \(round)" }
+                        try phone.settings.synchronizeToUserDefaults()
+                    case 1:
+                        laptop.settings.fontSize = 11 + round % 19
+                        laptop.settings.volume = Double(round) / 40
+                        try laptop.settings.synchronizeToUserDefaults()
+                    default:
+                        cloud.deliverChanges()
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        for _ in 0..<2 {
+            try phone.settings.synchronizeToUserDefaults()
+            try laptop.settings.synchronizeToUserDefaults()
+            cloud.deliverChanges()
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let server = cloud.serverValues(for: phone.store)
+        for device in [phone, laptop] {
+            #expect(device.settings.fontSize == server[SyncTests.key("fontSize")] as? Int)
+            #expect(device.settings.theme == server[SyncTests.key("theme")] as? String)
+            #expect(device.settings.volume == server[SyncTests.key("volume")] as? Double)
+            #expect(device.relaunched().fontSize == device.settings.fontSize)
+        }
+    }
+}
+
+/// The simulator on its own, as a test of another library would use it.
+@Suite("Cloud key-value store simulator")
+struct CloudKeyValueStoreSimulatorTests {
+    let cloud = CloudKeyValueStoreSimulator()
+
+    final class Recorder: @unchecked Sendable {
+        let changes = Protected<[CloudKeyValueStoreChange]>([])
+        var all: [CloudKeyValueStoreChange] { changes.withLock { $0 } }
+    }
+
+    static func observed(_ device: CloudKeyValueStoreSimulator.Device) -> Recorder {
+        let recorder = Recorder()
+        _ = device.addChangeObserver { change in recorder.changes.withLock { $0.append(change) } }
+        return recorder
+    }
+
+    @Test("notices: initial sync first, other devices' writes in order, never one's own writes")
+    func orderOfNotices() {
+        let first = cloud.makeDevice()
+        let second = cloud.makeDevice()
+        let firstNotices = Self.observed(first)
+        let secondNotices = Self.observed(second)
+        first.set("early", forKey: "a")  // before the initial sync: discarded
+        cloud.deliverChanges()
+        #expect(firstNotices.all == [CloudKeyValueStoreChange(reason: .initialSyncChange, changedKeys: [])])
+        #expect(first.object(forKey: "a") == nil)
+
+        first.set(1, forKey: "a")
+        second.set(2, forKey: "a")
+        second.set("x", forKey: "b")
+        cloud.deliverChanges()
+        #expect(cloud.serverValues(for: first)["a"] as? Int == 2)
+        #expect(firstNotices.all.last == CloudKeyValueStoreChange(reason: .serverChange, changedKeys: ["a", "b"]))
+        #expect(secondNotices.all.count == 1)  // its initial sync only
+        #expect(first.object(forKey: "b") as? String == "x")
+    }
+
+    @Test("Apple's limits: long keys, large values, the total and the key count are refused with a notice")
+    func limits() {
+        let device = cloud.makeDevice()
+        let notices = Self.observed(device)
+        cloud.deliverChanges()
+        let longKey = String(repeating: "k", count: 65)
+        device.set(1, forKey: longKey)
+        device.set(Data(count: 1_048_577), forKey: "large")
+        device.set(Data(count: 1_000_000), forKey: "first")
+        device.set(Data(count: 100_000), forKey: "second")
+        cloud.deliverChanges()
+        #expect(
+            notices.all.last
+                == CloudKeyValueStoreChange(reason: .quotaViolationChange, changedKeys: [longKey, "large", "second"]))
+        #expect(cloud.serverValues(for: device).keys.sorted() == ["first"])
+        #expect(device.object(forKey: "second") == nil)
+
+        device.removeObject(forKey: "first")
+        for index in 0..<1_025 { device.set(index, forKey: "key\(index)") }
+        cloud.deliverChanges()
+        #expect(cloud.serverValues(for: device).count == 1_024)
+        #expect(notices.all.last == CloudKeyValueStoreChange(reason: .quotaViolationChange, changedKeys: ["key1024"]))
+    }
+
+    @Test("devices handed around as any CloudKeyValueStore; another simulator's device is left alone")
+    func existentialDevices() {
+        let device: any CloudKeyValueStore = cloud.makeDevice()
+        let stranger: any CloudKeyValueStore = CloudKeyValueStoreSimulator().makeDevice()
+        cloud.deliverChanges()
+        device.set("value", forKey: "a")
+        stranger.set("value", forKey: "a")
+        cloud.deliverChanges()
+        #expect(cloud.serverValues(for: device)["a"] as? String == "value")
+        #expect(cloud.serverValues(for: stranger).isEmpty)
+        cloud.changeAccount(of: stranger)
+        #expect(stranger.object(forKey: "a") as? String == "value")
+        cloud.changeAccount(of: device)
+        #expect(device.object(forKey: "a") == nil && cloud.serverValues(for: device).isEmpty)
+    }
+
+    @Test("an account change: a new, empty account, unsent writes dropped, the device told at once")
+    func accountChange() {
+        let device = cloud.makeDevice()
+        let other = cloud.makeDevice()
+        let notices = Self.observed(device)
+        cloud.deliverChanges()
+        device.set("old", forKey: "a")
+        cloud.deliverChanges()
+        device.set("unsent", forKey: "b")
+        cloud.changeAccount(of: device)
+        #expect(notices.all.last == CloudKeyValueStoreChange(reason: .accountChange, changedKeys: ["a", "b"]))
+        cloud.deliverChanges()
+        #expect(cloud.serverValues(for: device).isEmpty)
+        #expect(cloud.serverValues(for: other)["a"] as? String == "old")
+        #expect(cloud.serverValues(for: other)["b"] == nil)
+    }
+}
+
+/// Settings of which most follow the user to their other devices.
+final class CloudSettings: AppSettingsObject, @unchecked Sendable {
+    static let defaultFrame = "0 0 800 600"
+    @Setting(syncs: true) var theme = "light"
+    @Setting(syncs: true, validate: { min(max($0, 0), 1) }) var volume = 0.5
+    @Setting(syncs: true) var fontSize = 12
+    @Setting var windowFrame = CloudSettings.defaultFrame
+    @Setting(syncs: true) var photo = Data()
+    @Setting(syncs: true) var thumbnail = Data()
+    @Setting(syncs: true) var nickname: String? = nil
+    @Setting(syncs: true) var audio = CloudAudioSettings()
+
+    override func checkAfterDecode() {
+        if fontSize > 32 { fontSize = 32 }
+    }
+}
+
+/// A nested settings object: synced as one value (a dictionary).
+final class CloudAudioSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting var muted = false
+    @Setting var output = "speakers"
+}

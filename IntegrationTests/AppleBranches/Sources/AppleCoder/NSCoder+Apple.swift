@@ -52,9 +52,11 @@ open class NSCoder: NSObject {
     open var error: (any Error)? { nil }
     @available(macOS, introduced: 10.0, deprecated: 100000)
     open func decodeValue(ofObjCType type: UnsafePointer<CChar>, at data: UnsafeMutableRawPointer) {}
-    // macOS only; the stand-in is compiled as the iOS build would be, so leaves it out: the
-    // decoder's `#if os(macOS)` override is the one line this check cannot reach.
-    // open func decodePropertyList() -> Any?
+    #if APPLE_STAND_INS_MACOS
+        // macOS only (NSCoder.h: API_UNAVAILABLE(ios, watchos, tvos)); the check compiles the
+        // decoder a second time as macOS builds it.
+        open func decodePropertyList() -> Any? { nil }
+    #endif
 }
 
 public protocol NSSecureCoding: NSCoding {

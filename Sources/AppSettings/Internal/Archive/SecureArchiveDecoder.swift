@@ -431,7 +431,7 @@ final class SecureArchiveDecoder: NSCoder {
             record(ArchiveFormatError("an unkeyed value was asked of a keyed archive"))
         }
 
-        #if os(macOS)
+        #if os(macOS) || APPLE_STAND_INS_MACOS
             override func decodePropertyList() -> Any? {
                 record(ArchiveFormatError("an unkeyed property list was asked of a keyed archive"))
                 return nil

@@ -139,7 +139,7 @@
             _ body: () throws -> T,
             otherwise: () throws -> T
         ) throws -> T {
-            #if os(macOS)
+            #if os(macOS) || APPLE_STAND_INS_MACOS
                 return try body()
             #else
                 let answer = Protected<Bool?>(nil)

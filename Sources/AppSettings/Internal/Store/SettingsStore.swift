@@ -41,7 +41,7 @@ struct SettingsStore: @unchecked Sendable {
     /// The most a domain may hold, every key counted: just under what the platform's preferences
     /// accept (less a margin, since the count is of values, not of the file).
     static let maximumDomainByteCount: Int = {
-        #if os(tvOS) || os(watchOS)
+        #if os(tvOS) || os(watchOS) || APPLE_STAND_INS_TVOS
             // tvOS terminates an app whose domain reaches 1 MiB (it warns from 512 KiB:
             // UserDefaults.sizeLimitExceededNotification); watchOS is treated alike.
             1024 * 1024 - 64 * 1024

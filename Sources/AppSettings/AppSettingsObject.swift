@@ -51,6 +51,9 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         var transactionDepth = 0
         var changedInTransaction: Set<Int> = []
         var continuations: [UUID: AsyncStream<AppSettingsChange>.Continuation] = [:]
+        /// What a live object that is not nested found of overrides (launch arguments, the
+        /// environment, managed configuration); `nil` for scratch copies and nested objects.
+        var overrides: OverrideState?
     }
 
     /// The lock and the state it guards; `@Setting` values are guarded by it too.
@@ -89,6 +92,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         attachSlots()
         if !LoadSuppression.isActive {
             loadAtInitialization()
+            applyOverridesAtInitialization()
             publish()
         }
     }
@@ -267,17 +271,18 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     // MARK: Reading and writing settings
 
-    /// Reads a setting's value; used by ``Setting``.
+    /// Reads a setting's value (an override's while one holds the setting); used by ``Setting``.
     @inlinable
     final func _readSetting<Value>(_ slot: SettingSlot<Value>) -> Value {
         // Observation keys live as long as the process (ObservationKeys keeps them): no retain.
         Unmanaged.passUnretained(slot.observationKeyPath)._withUnsafeGuaranteedRef { keyPath in
             _registrar.access(self, keyPath: keyPath)
         }
-        return _state.withLock { _ in slot.value }
+        return _state.withLock { _ in slot.visibleValue }
     }
 
-    /// Validates and writes a setting's value; used by ``Setting``.
+    /// Validates and writes a setting's value; used by ``Setting``. While an override holds the
+    /// setting, the user's value changes (and is saved) and readers keep seeing the override's.
     @inlinable
     final func _writeSetting<Value>(_ slot: SettingSlot<Value>, _ newValue: Value) {
         let value = slot.validate.map { $0(newValue) } ?? newValue

@@ -266,7 +266,7 @@
 
     /// Waits until `condition` holds or a generous deadline passes (it bounds the wait; how soon
     /// is not asserted); returns whether it held.
-    private func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+    func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
             if Date() > deadline { return false }
@@ -277,7 +277,7 @@
 
     /// Runs `body` with a fresh, uniquely named suite, and removes the suite's domain, its file and
     /// the library's files for it afterwards.
-    private func withProcessSuite(_ body: (String, UserDefaults) throws -> Void) throws {
+    func withProcessSuite(_ body: (String, UserDefaults) throws -> Void) throws {
         let suite = "AppSettingsProcessTests-" + UUID().uuidString
         defer { TemporarySuite.remove(suiteNamed: suite) }
         let userDefaults = try #require(UserDefaults(suiteName: suite))
@@ -292,7 +292,7 @@
     }
 
     /// The AppSettingsTestHost executable, built by `swift test` next to the test bundle.
-    private enum TestHost {
+    enum TestHost {
         struct Finished {
             var status: Int32
             var output: String

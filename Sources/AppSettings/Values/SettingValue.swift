@@ -38,6 +38,10 @@ public protocol SettingValue {
     static func _value(from stored: _StoredValue) throws -> Self
     /// Whether two values are the same setting value (used to skip changes that change nothing).
     static func _isSameSettingValue(_ lhs: Self, _ rhs: Self) -> Bool
+    /// Reads the value of an override (a launch argument, an environment variable, managed
+    /// configuration): as ``_value(from:)``, but a string may also be the value's text form
+    /// (`YES`, `0.3`, `(a, b)`, JSON); throws ``_StoredValueMismatch`` if it does not fit.
+    static func _overrideValue(from stored: _StoredValue) throws -> Self
 }
 
 extension SettingValue {

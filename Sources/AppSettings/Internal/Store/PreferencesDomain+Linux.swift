@@ -247,9 +247,7 @@
         }
 
         static func fileNameComponent(_ name: String) -> String {
-            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.@"))
-            let cleaned = String(name.unicodeScalars.map { allowed.contains($0) ? Character($0) : "_" })
-            return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
+            AppSettings.fileNameComponent(name)
         }
     }
 

@@ -27,9 +27,9 @@ private struct OverrideCandidate {
 }
 
 extension AppSettingsObject {
-    /// The overrides that were found but not used, in the order they were found: their values
-    /// do not parse as the setting's type or do not fit it (`999` for an `Int8`), they name no
-    /// setting, or the managed configuration cannot be read. Each was logged once.
+    /// The overrides that were found but not used: their values do not parse as the setting's
+    /// type or do not fit it (`999` for an `Int8`), they name no setting, or the managed
+    /// configuration cannot be read. Each is logged once per process.
     ///
     /// The setting keeps the value of the next source down (see ``SettingSource``). The list is
     /// made at initialization and again when managed configuration changes; a nested settings
@@ -129,7 +129,8 @@ extension AppSettingsObject {
             return (ignored, changes, previous)
         }
         for problem in ignored where !previous.contains(problem) {
-            Log.error("\(type(of: self)): \(problem)")
+            let message = "\(type(of: self)): \(problem)"
+            if IgnoredOverrideLog.isNew(message) { Log.error(message) }
         }
         guard announcing else { return }
         for (object, indices) in changes {
@@ -146,9 +147,8 @@ extension AppSettingsObject {
         var ignored: [IgnoredOverride] = []
         let postfix = String(userDefaultsKey.dropFirst(Self.keyPrefix.count))
         let argumentPrefix = OverrideNames.argumentKey(postfix: postfix, path: "")
-        let arguments = sources.arguments.filter { $0.key.hasPrefix(argumentPrefix) }.sorted { $0.key < $1.key }
-        let environmentPrefix = OverrideNames.environmentName(postfix: postfix, path: "") + "_"
-        let environment = sources.environment.filter { $0.key.hasPrefix(environmentPrefix) }.sorted { $0.key < $1.key }
+        let entries = sources.entries(forPostfix: postfix)
+        let (arguments, environment) = (entries.arguments, entries.environment)
         var managedEntries: [String: _StoredValue] = [:]
         var managedOrigin = ""
         switch managed {
@@ -344,6 +344,16 @@ extension AppSettingsObject {
             result.append((self, slot, path + [slot.index]))
         }
         return result
+    }
+}
+
+/// What was logged of ignored overrides: each once per process, however many objects of the
+/// set are created.
+private enum IgnoredOverrideLog {
+    private static let logged = Protected<Set<String>>([])
+
+    static func isNew(_ message: String) -> Bool {
+        logged.withLock { $0.insert(message).inserted }
     }
 }
 

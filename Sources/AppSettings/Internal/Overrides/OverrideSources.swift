@@ -9,6 +9,29 @@ struct OverrideSources: @unchecked Sendable {
     let arguments: [String: String]
     let environment: [String: String]
     let managed: ManagedConfigurationSource
+    /// What ``entries(forPostfix:)`` found, by postfix: each set's objects filter the arguments and
+    /// the environment once.
+    private let entriesByPostfix = Protected<[String: Entries]>([:])
+
+    /// The launch arguments and environment variables that may be meant for the sets of one key
+    /// postfix, sorted by key: those whose names start as that set's names do.
+    struct Entries {
+        var arguments: [(key: String, text: String)]
+        var environment: [(name: String, text: String)]
+    }
+
+    func entries(forPostfix postfix: String) -> Entries {
+        if let known = entriesByPostfix.withLock({ $0[postfix] }) { return known }
+        let argumentPrefix = OverrideNames.argumentKey(postfix: postfix, path: "")
+        let environmentPrefix = OverrideNames.environmentName(postfix: postfix, path: "") + "_"
+        let entries = Entries(
+            arguments: arguments.filter { $0.key.hasPrefix(argumentPrefix) }.sorted { $0.key < $1.key }
+                .map { (key: $0.key, text: $0.value) },
+            environment: environment.filter { $0.key.hasPrefix(environmentPrefix) }.sorted { $0.key < $1.key }
+                .map { (name: $0.key, text: $0.value) })
+        entriesByPostfix.withLock { $0[postfix] = entries }
+        return entries
+    }
 
     /// `arguments` as `CommandLine.arguments` has them, the program first.
     init(arguments: [String], environment: [String: String], managed: ManagedConfigurationSource) {

@@ -116,7 +116,7 @@ extension AppSettingsObject {
         force: Bool
     ) {
         // One application at a time, so the last one read is the last one applied.
-        let (ignored, changes, previous) = _synchronization.withLock { _ in
+        let (ignored, changes, previous) = withSynchronizationLock {
             var (candidates, ignored) = overrideCandidates(sources: sources, managed: managed)
             var changes: [(object: AppSettingsObject, indices: [Int])] = []
             if force || !candidates.isEmpty {
@@ -392,6 +392,11 @@ extension AppSettingsKeyPathMembers {
 /// Applies managed configuration again when it changes while the app runs: Apple platforms post
 /// `UserDefaults.didChangeNotification` then. (corelibs posts it for no file; on Linux, post it
 /// yourself to have the files read again, or call `resetToUserDefaults()`.)
+///
+/// The refresh runs on the posting thread, so what the poster reads next is up to date, unless
+/// that thread is inside a synchronization (`UserDefaults` posts for the library's own writes on
+/// Apple platforms; `validate:` or `checkAfterDecode()` may write): then it runs on a queue of its
+/// own, since it must not wait for the synchronization's lock nor call observers from inside it.
 enum ManagedConfigurationWatcher {
     private static let queue = DispatchQueue(label: "AppSettings.managedConfiguration")
     private static let isRefreshPending = Protected(false)
@@ -402,8 +407,11 @@ enum ManagedConfigurationWatcher {
         _ = NotificationCenter.default.addObserver(
             forName: UserDefaults.didChangeNotification, object: nil, queue: nil
         ) { _ in
-            // Out of the poster's way (it may be inside a synchronization); several
-            // notifications before the refresh runs make one refresh.
+            guard InsideSynchronization.flag.isSet else {
+                refreshLiveObjects()
+                return
+            }
+            // Several notifications before the queue runs make one refresh.
             let isNew = isRefreshPending.withLock { pending in
                 defer { pending = true }
                 return !pending
@@ -411,13 +419,17 @@ enum ManagedConfigurationWatcher {
             guard isNew else { return }
             queue.async {
                 isRefreshPending.withLock { $0 = false }
-                for object in StoreRegistry.liveObjects(where: { _ in true }) {
-                    object.refreshManagedConfiguration()
-                }
+                refreshLiveObjects()
             }
         }
         return true
     }()
+
+    private static func refreshLiveObjects() {
+        for object in StoreRegistry.liveObjects(where: { _ in true }) {
+            object.refreshManagedConfiguration()
+        }
+    }
 }
 
 extension _StoredValue {

@@ -4,12 +4,6 @@ import Testing
 
 @testable import AppSettings
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A set with overrides, in-process: the sources are given to each object through
 /// `OverrideSources.current`, so tests run in parallel without touching the process's own.
 final class OverriddenSettings: AppSettingsObject, @unchecked Sendable {
@@ -23,6 +17,18 @@ final class OverriddenSettings: AppSettingsObject, @unchecked Sendable {
 
     /// Reads `name` through a computed property.
     var greeting: String { "hello \(name)" }
+
+    override var userDefaultsKeyPostfix: String { "OverriddenSettings" }
+}
+
+/// A setting whose `validate:` posts `UserDefaults.didChangeNotification`, as a `UserDefaults`
+/// write does on Apple platforms.
+final class PostingSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting(validate: { value in
+        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: nil)
+        return value
+    })
+    var level = 0
 
     override var userDefaultsKeyPostfix: String { "OverriddenSettings" }
 }
@@ -82,16 +88,6 @@ struct OverrideTests {
             fired.record(true)
         }
         return fired
-    }
-
-    /// Waits (bounded by a generous deadline) until `condition` holds; returns whether it did.
-    private func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(5_000)
-        }
-        return true
     }
 
     // MARK: Names and parsing
@@ -314,18 +310,35 @@ struct OverrideTests {
 
         setManaged(["name": "second", "volume": 6])
         NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
-        #expect(eventually { settings.name == "second" })
+        #expect(settings.name == "second", "applied on the posting thread")
         #expect(settings.volume == 6 && settings.source(of: \.volume) == .managed)
-        #expect(eventually { notifications.names.values.contains { $0.contains("name") } })
+        #expect(notifications.names.values.contains { $0.contains("name") })
         #expect(!fired.values.isEmpty)
         #expect(!settings.hasUnsavedChanges)
 
         setManaged(nil)
         NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
-        #expect(eventually { settings.name == "argument" })
+        #expect(settings.name == "argument")
         #expect(settings.source(of: \.name) == .launchArgument)
-        #expect(eventually { settings.volume == 3 })
+        #expect(settings.volume == 3)
         #expect(settings.source(of: \.volume) == .developerDefault)
+    }
+
+    @Test("UserDefaults written from inside a refresh (as validate: may do) is handled later, without a deadlock")
+    func notificationFromInsideARefresh() {
+        setManaged(["level": 1])
+        let settings = OverrideSources.$current.withValue(sources()) {
+            PostingSettings(userDefaults: suite.userDefaults)
+        }
+        #expect(settings.level == 1)
+        setManaged(["level": 2])
+        // The refresh this post runs holds the object's synchronization lock while validate:
+        // posts again; a refresh run right there would wait for that lock forever.
+        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        #expect(settings.level == 2)
+        setManaged(["level": 3])
+        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        #expect(settings.level == 3)
     }
 
     @Test("Linux form: the first configuration directory that has the set's JSON file wins; a revert reads it again")

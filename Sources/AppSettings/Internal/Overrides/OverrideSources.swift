@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where overrides come from: the launch arguments, the environment and managed configuration
 /// of this process. Each settings object takes them at initialization; tests set other ones with
 /// ``current``.
@@ -142,29 +150,40 @@ enum ManagedConfigurationSource {
 
     /// The file `AppSettings/<domain>/<key>.json` in the first of `directories` that has it.
     static func read(key: String, domain: String, directories: [String]) -> Read {
-        for directory in directories {
-            let url = URL(fileURLWithPath: directory, isDirectory: true)
-                .appendingPathComponent("AppSettings", isDirectory: true)
-                .appendingPathComponent(fileNameComponent(domain), isDirectory: true)
-                .appendingPathComponent(fileNameComponent(key) + ".json", isDirectory: false)
-            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+        for path in filePaths(key: key, domain: domain, directories: directories) {
+            // `access(2)` rather than `FileManager`: every object of a set looks, at initialization.
+            guard access(path, F_OK) == 0 else { continue }
+            let url = URL(fileURLWithPath: path, isDirectory: false)
             let data: Data
             do {
                 data = try Data(contentsOf: url)
             } catch {
-                return .unreadable(origin: url.path, value: "", reason: "it cannot be read: \(error)")
+                return .unreadable(origin: path, value: "", reason: "it cannot be read: \(error)")
             }
             guard let json = try? JSONSerialization.jsonObject(with: data),
                 case .dictionary(let entries)? = OverrideText.storedValue(ofParsed: json)
             else {
                 return .unreadable(
-                    origin: url.path, value: String(decoding: data.prefix(200), as: UTF8.self),
+                    origin: path, value: String(decoding: data.prefix(200), as: UTF8.self),
                     reason: "expected a JSON object of settings by stored name")
             }
-            return .entries(entries, origin: url.path)
+            return .entries(entries, origin: path)
         }
         return .none
     }
+
+    /// The places of a set's file, made once per process for each domain, key and directories
+    /// (every object of a set looks there at initialization).
+    private static func filePaths(key: String, domain: String, directories: [String]) -> [String] {
+        let cacheKey = [domain, key] + directories
+        if let paths = filePathCache.withLock({ $0[cacheKey] }) { return paths }
+        let name = "AppSettings/" + fileNameComponent(domain) + "/" + fileNameComponent(key) + ".json"
+        let paths = directories.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + name }
+        filePathCache.withLock { $0[cacheKey] = paths }
+        return paths
+    }
+
+    private static let filePathCache = Protected<[[String]: [String]]>([:])
 }
 
 /// The names a setting is overridden under.

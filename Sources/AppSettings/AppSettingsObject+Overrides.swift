@@ -288,6 +288,8 @@ extension AppSettingsObject {
         }
         guard let index = indexPath.last else { return .developerDefault }
         let slot = object.slots[index]
+        // Observed like the setting itself: a change of override is announced for it.
+        object._registrar.access(object, keyPath: slot.observationKeyPath)
         let (override, changed) = object._state.withLock { state in
             (slot.overrideSource, state.changeGenerations[index] > state.savedGeneration)
         }
@@ -316,8 +318,17 @@ extension AppSettingsObject {
     final func settingIndexPath(of keyPath: AnyKeyPath, read: (AppSettingsObject) -> Void) -> [Int]? {
         let cacheKey = KeyPathCache.Key(type: ObjectIdentifier(type(of: self)), keyPath: keyPath)
         if let known = KeyPathCache.entries.withLock({ $0[cacheKey] }) { return known }
+        // A caller's tracking (a SwiftUI body) sees the search's reads of the scratch copy, but
+        // not its changes: a tracking starts to observe when its closure has returned, and the
+        // scratch copy is gone by then.
+        let found = searchSetting(read: read)
+        KeyPathCache.entries.withLock { $0[cacheKey] = found }
+        return found
+    }
+
+    /// The positions of the setting `read` reads on a scratch copy of this object's class.
+    private func searchSetting(read: (AppSettingsObject) -> Void) -> [Int]? {
         let scratch = makeScratchCopy(copyingValues: false)
-        var found: [Int]?
         for (object, slot, path) in scratch.settingsDeepestFirst(path: []) {
             let ended = Protected(false)
             withObservationTracking {
@@ -326,13 +337,9 @@ extension AppSettingsObject {
                 ended.withLock { $0 = true }
             }
             object._registrar.willSet(object, keyPath: slot.observationKeyPath)
-            if ended.withLock({ $0 }) {
-                found = path
-                break
-            }
+            if ended.withLock({ $0 }) { return path }
         }
-        KeyPathCache.entries.withLock { $0[cacheKey] = found }
-        return found
+        return nil
     }
 
     /// Every setting with its object and position path, a nested object's settings before the
@@ -378,7 +385,10 @@ extension AppSettingsKeyPathMembers {
     ///
     /// ``SettingSource`` lists the sources in the order they win. A key path that reads no
     /// setting (a plain property) is ``SettingSource/developerDefault``; one that reads several
-    /// (a computed property) reports the first it reads that is found.
+    /// (a computed property) reports the first it reads that is found. Read in a SwiftUI body or
+    /// `withObservationTracking`, it is observed like the setting: an override that comes, goes
+    /// or changes is announced. The first call for a class and key path finds its setting on a
+    /// scratch copy (microseconds); later calls look it up.
     public func source<Value: SettingValue>(of keyPath: KeyPath<Self, Value>) -> SettingSource {
         let path = settingIndexPath(of: keyPath) { object in
             // `settingIndexPath` reads a scratch copy of this object's own class.

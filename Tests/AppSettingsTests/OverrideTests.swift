@@ -17,6 +17,8 @@ final class OverriddenSettings: AppSettingsObject, @unchecked Sendable {
 
     /// Reads `name` through a computed property.
     var greeting: String { "hello \(name)" }
+    /// Reads `theme`; used by one test only, so that its first `source(of:)` searches.
+    var themeName: String { theme.rawValue }
 
     override var userDefaultsKeyPostfix: String { "OverriddenSettings" }
 }
@@ -199,6 +201,22 @@ struct OverrideTests {
         #expect(settings.source(of: \.greeting) == .environment, "reads name")
         #expect(settings.source(of: \.plain) == .developerDefault, "reads no setting")
         #expect(settings.source(of: \.soundLevel) == .developerDefault)
+    }
+
+    @Test("source(of:) inside an Observation tracking tracks the setting it names, nothing else")
+    func sourceOfInsideATracking() {
+        let settings = make(managed: ["theme": "dark"])
+        let fired = Recorder<Bool>()
+        withObservationTracking {
+            #expect(settings.source(of: \.themeName) == .managed)
+        } onChange: {
+            fired.record(true)
+        }
+        #expect(fired.values.isEmpty, "the search for the setting is not the caller's to see")
+        setManaged(["theme": "system"])
+        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        #expect(!fired.values.isEmpty)
+        #expect(settings.theme == .system)
     }
 
     @Test("validate: runs on an override")

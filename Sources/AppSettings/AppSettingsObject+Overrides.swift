@@ -172,7 +172,8 @@ extension AppSettingsObject {
             ignored.append(IgnoredOverride(setting: path, source: source, origin: origin, value: value, reason: reason))
         }
         func addManaged(_ entries: [String: _StoredValue], prefix: String) {
-            for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
+            // `$`-names are the inspector's own (`$schemaVersion`): a dump pasted whole is fine.
+            for (name, value) in entries.sorted(by: { $0.key < $1.key }) where !name.hasPrefix("$") {
                 let path = prefix + name
                 if nested.contains(path), case .dictionary(let inner) = value {
                     addManaged(inner, prefix: path + ".")

@@ -56,7 +56,7 @@
                     let third = directory.appendingPathComponent("third")
                     // The first directory that has the file wins: `second`, not `third`.
                     try writeManaged(
-                        #"{"precedence": "managed", "soundLevel": 7, "audio": {"volume": 9}, "bogus": 1}"#,
+                        #"{"$schemaVersion": 0, "precedence": "managed", "soundLevel": 7, "audio": {"volume": 9}, "bogus": 1}"#,
                         in: second, suite: suite, postfix: "Over")
                     try writeManaged(#"{"name": "third directory"}"#, in: third, suite: suite, postfix: "Over")
                     let environment = [

@@ -18,6 +18,14 @@ struct OverrideState {
     var ignored: [IgnoredOverride]
 }
 
+/// What one application of overrides did, for what is done after the locks are released.
+private struct AppliedOverrides {
+    var ignored: [IgnoredOverride]
+    /// The objects and positions of the settings whose value readers see changed.
+    var changes: [(object: AppSettingsObject, indices: [Int])]
+    var previouslyIgnored: [IgnoredOverride]
+}
+
 /// One value found for a setting in one source.
 private struct OverrideCandidate {
     var source: SettingSource
@@ -70,10 +78,8 @@ extension AppSettingsObject {
     /// Reads managed configuration again and, when it changed, applies the overrides again and
     /// tells observers of every setting whose value changed.
     final func refreshManagedConfiguration() {
-        guard let state = _state.withLock({ $0.overrides }) else { return }
-        let managed = readManagedConfiguration(state.sources)
-        guard managed != state.managed else { return }
-        applyOverrides(sources: state.sources, managed: managed, announcing: isPublished, force: true)
+        guard let sources = _state.withLock({ $0.overrides?.sources }) else { return }
+        applyOverrides(sources: sources, managed: nil, announcing: isPublished, force: true)
     }
 
     /// Applies the overrides found last again (a nested settings object was replaced).
@@ -108,15 +114,19 @@ extension AppSettingsObject {
 
     /// Finds each setting's override (the first of managed configuration, launch argument and
     /// environment whose value fits), puts it over the setting and records what was ignored.
-    /// `force`: also when no source has anything (to remove overrides found before).
+    /// `managed`: `nil` reads it now, and does nothing when it did not change since the last
+    /// look. `force`: also when no source has anything (to remove overrides found before).
     private func applyOverrides(
         sources: OverrideSources,
-        managed: ManagedConfigurationSource.Read,
+        managed given: ManagedConfigurationSource.Read?,
         announcing: Bool,
         force: Bool
     ) {
-        // One application at a time, so the last one read is the last one applied.
-        let (ignored, changes, previous) = withSynchronizationLock {
+        // One application at a time, reading managed configuration under the same lock, so the
+        // last one read is the last one applied.
+        let applied = withSynchronizationLock { () -> AppliedOverrides? in
+            let managed = given ?? readManagedConfiguration(sources)
+            if given == nil, managed == _state.withLock({ $0.overrides?.managed }) { return nil }
             var (candidates, ignored) = overrideCandidates(sources: sources, managed: managed)
             var changes: [(object: AppSettingsObject, indices: [Int])] = []
             if force || !candidates.isEmpty {
@@ -126,14 +136,15 @@ extension AppSettingsObject {
                 defer { state.overrides = OverrideState(sources: sources, managed: managed, ignored: ignored) }
                 return state.overrides?.ignored ?? []
             }
-            return (ignored, changes, previous)
+            return AppliedOverrides(ignored: ignored, changes: changes, previouslyIgnored: previous)
         }
-        for problem in ignored where !previous.contains(problem) {
+        guard let applied else { return }
+        for problem in applied.ignored where !applied.previouslyIgnored.contains(problem) {
             let message = "\(type(of: self)): \(problem)"
             if IgnoredOverrideLog.isNew(message) { Log.error(message) }
         }
         guard announcing else { return }
-        for (object, indices) in changes {
+        for (object, indices) in applied.changes {
             object.announce(indices, propagatesToParent: false, hidingOverridden: false)
         }
     }

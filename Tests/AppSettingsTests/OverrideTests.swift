@@ -4,6 +4,12 @@ import Testing
 
 @testable import AppSettings
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A set with overrides, in-process: the sources are given to each object through
 /// `OverrideSources.current`, so tests run in parallel without touching the process's own.
 final class OverriddenSettings: AppSettingsObject, @unchecked Sendable {
@@ -357,6 +363,55 @@ struct OverrideTests {
         setManaged(["level": 3])
         NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
         #expect(settings.level == 3)
+    }
+
+    @Test("threads reading, assigning and synchronizing while managed configuration changes")
+    func concurrentOverrides() throws {
+        let settings = make(arguments: ["-OverriddenSettings.audio.volume", "4"], managed: ["name": "m0"])
+        let deadline = Date().addingTimeInterval(1)
+        let problems = Protected<[String]>([])
+        let lastAssigned = Protected("none")
+        let threads = (0..<4).map { index in
+            Thread {
+                var count = 0
+                while Date() < deadline {
+                    count += 1
+                    switch index {
+                    case 0:
+                        setManaged(count % 2 == 0 ? ["name": "m\(count)"] : nil)
+                        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: nil)
+                    case 1:
+                        lastAssigned.withLock { last in
+                            last = "user\(count)"
+                            settings.name = last
+                        }
+                    case 2:
+                        do { try settings.synchronizeToUserDefaults() } catch {
+                            problems.withLock { $0.append("\(error)") }
+                        }
+                    default:
+                        let name = settings.name
+                        if !name.hasPrefix("m"), !name.hasPrefix("user"), name != "none" {
+                            problems.withLock { $0.append("read \(name)") }
+                        }
+                        if settings.audio.volume != 4 || settings.source(of: \.audio.volume) != .launchArgument {
+                            problems.withLock { $0.append("the argument's override was lost") }
+                        }
+                    }
+                }
+            }
+        }
+        for thread in threads { thread.start() }
+        while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
+        #expect(problems.withLock { $0 } == [])
+        setManaged(nil)
+        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        let last = lastAssigned.withLock { $0 }
+        #expect(settings.name == last, "the user's last assignment, once the override is gone")
+        #expect(settings.source(of: \.name) == .stored)
+        try settings.synchronizeToUserDefaults()
+        #expect(storedCopy().name == last)
+        #expect(storedCopy().audio.volume == 5, "an override is never saved")
     }
 
     @Test("Linux form: the first configuration directory that has the set's JSON file wins; a revert reads it again")

@@ -2,7 +2,8 @@ import AppSettings
 import Foundation
 
 // `swift run Example [show | set NAME VALUE | revert | reset | tour]`: the settings of a small
-// app, stored in `UserDefaults.standard` across runs.
+// app, stored in `UserDefaults.standard` across runs. Overrides, never saved:
+// `swift run Example -ExampleSettings.soundLevel 0.2`, `EXAMPLE_SETTINGS_THEME=dark swift run Example`.
 
 let settings = ExampleSettings.shared
 
@@ -16,10 +17,21 @@ func show() {
     // On Linux the library knows the files; on Apple platforms the preferences daemon owns them.
     if let file = settings.domainFileURL { print("  in \(file.path)") }
     if let copy = settings.recoveryCopyURL { print("  recovery copy: \(copy.path)") }
-    for (name, value) in settings.dictionaryRepresentation().sorted(by: { $0.key < $1.key }) {
-        print("  \(name) = \(value)")
-    }
+    // Each setting as the app reads it, and where that value comes from.
+    row("dontDimScreen", settings.dontDimScreen, settings.source(of: \.dontDimScreen))
+    row("soundLevel", settings.soundLevel, settings.source(of: \.soundLevel))
+    row("theme", settings.theme.rawValue, settings.source(of: \.theme))
+    row("recentSearches", settings.recentSearches, settings.source(of: \.recentSearches))
+    row("homePage", settings.homePage?.absoluteString ?? "nil", settings.source(of: \.homePage))
+    row("window", "\(settings.window.width) x \(settings.window.height)", settings.source(of: \.window))
+    row("audio.muted", settings.audio.muted, settings.source(of: \.audio.muted))
+    row("audio.outputDevice", settings.audio.outputDevice, settings.source(of: \.audio.outputDevice))
     if let error = settings.lastLoadError { print("  last load: \(error)") }
+    for ignored in settings.ignoredOverrides { print("  \(ignored)") }
+}
+
+func row(_ name: String, _ value: Any, _ source: SettingSource) {
+    print("  \(name) = \(value)  (\(source))")
 }
 
 /// Sets one setting from text, through `update(from:)`: the same validation as in code.
@@ -55,7 +67,22 @@ func set(_ name: String, _ text: String) {
     print("\(name) = \(settings.dictionaryRepresentation()[name] ?? "nil") (synchronized)")
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+// The command, without the `-key value` pairs that UserDefaults and the overrides read.
+let arguments = commandArguments(CommandLine.arguments.dropFirst())
+
+func commandArguments(_ all: ArraySlice<String>) -> [String] {
+    var result: [String] = []
+    var index = all.startIndex
+    while index < all.endIndex {
+        if all[index].count > 1, all[index].hasPrefix("-"), index + 1 < all.endIndex {
+            index += 2
+        } else {
+            result.append(all[index])
+            index += 1
+        }
+    }
+    return result
+}
 switch arguments.first {
 case nil, "show":
     guard arguments.count <= 1 else { fail("'show' takes no arguments") }

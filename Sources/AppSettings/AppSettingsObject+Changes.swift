@@ -8,30 +8,40 @@ extension AppSettingsObject {
     /// Called after a setting's value changed: Observation, the parent, and notifications.
     @usableFromInline
     final func _settingDidChange(_ slot: AnySettingSlot) {
-        if slot.holdsSettingsObject, let nested = slot.nestedObject { nested.embed(in: self) }
+        if slot.holdsSettingsObject, let nested = slot.nestedObject {
+            nested.embed(in: self)
+            // The new nested object takes the overrides of its place in the set.
+            topmostObject.reapplyOverrides()
+        }
         announce([slot.index])
     }
 
     /// Tells observers, the parent object (unless the change is one the parent made itself,
     /// `propagatesToParent: false`) and notification observers that settings changed.
-    final func announce(_ indices: [Int], propagatesToParent: Bool = true) {
+    ///
+    /// A change of the user's value of a setting an override holds is not seen by readers: it
+    /// is told to the parent (which has an unsaved change then) but not to observers, unless
+    /// `hidingOverridden` is `false` (the override itself changed).
+    final func announce(_ indices: [Int], propagatesToParent: Bool = true, hidingOverridden: Bool = true) {
         guard !indices.isEmpty else { return }
-        for index in indices {
+        let (deferred, parent, continuations, seen) = _state.withLock { state in
+            let continuations = state.continuations.isEmpty ? [] : Array(state.continuations.values)
+            let hidden = hidingOverridden && indices.contains { slots[$0].overrideSource != nil }
+            let seen = hidden ? indices.filter { slots[$0].overrideSource == nil } : indices
+            if state.transactionDepth > 0 {
+                state.changedInTransaction.formUnion(seen)
+                return (true, state.parent?.object, continuations, seen)
+            }
+            return (false, state.parent?.object, continuations, seen)
+        }
+        for index in seen {
             _registrar.willSet(self, keyPath: slots[index].observationKeyPath)
             _registrar.didSet(self, keyPath: slots[index].observationKeyPath)
         }
-        let (deferred, parent, continuations) = _state.withLock { state in
-            let continuations = state.continuations.isEmpty ? [] : Array(state.continuations.values)
-            if state.transactionDepth > 0 {
-                state.changedInTransaction.formUnion(indices)
-                return (true, state.parent?.object, continuations)
-            }
-            return (false, state.parent?.object, continuations)
-        }
-        if !deferred {
+        if !deferred, !seen.isEmpty {
             // One setting (every assignment): its notification's userInfo is made once.
-            let single = indices.count == 1 ? slots[indices[0]] : nil
-            let names = single.map { [$0.name] } ?? indices.sorted().map { slots[$0].name }
+            let single = seen.count == 1 ? slots[seen[0]] : nil
+            let names = single.map { [$0.name] } ?? seen.sorted().map { slots[$0].name }
             NotificationCenter.default.post(
                 name: Self.didChangeNotification,
                 object: self,
@@ -40,15 +50,21 @@ extension AppSettingsObject {
             for continuation in continuations { continuation.yield(.settingsChanged(names)) }
         }
         if propagatesToParent, let parent, indices.contains(where: { !slots[$0].isConstant }) {
-            parent.nestedObjectDidChange(self)
+            parent.nestedObjectDidChange(self, seen: !seen.isEmpty)
         }
     }
 
     /// A nested object changed: this object has unsaved changes in the setting holding it.
-    private func nestedObjectDidChange(_ nested: AppSettingsObject) {
+    /// Observers are told when readers see the change (`seen`: not only user's values under
+    /// overrides).
+    private func nestedObjectDidChange(_ nested: AppSettingsObject, seen: Bool) {
         guard let slot = slots.first(where: { $0.nestedObject === nested }) else { return }
         _state.withLock { $0.recordChange(of: [slot.index]) }
-        announce([slot.index])
+        if seen {
+            announce([slot.index])
+        } else if let parent = embeddingParent {
+            parent.nestedObjectDidChange(self, seen: false)
+        }
     }
 
     /// Runs `body`, then posts one notification for every setting that changed during it.
@@ -61,7 +77,7 @@ extension AppSettingsObject {
             defer { state.changedInTransaction = [] }
             return state.changedInTransaction.sorted()
         }
-        if !changed.isEmpty { announce(changed) }
+        if !changed.isEmpty { announce(changed, hidingOverridden: false) }
     }
 
     /// The object this one is nested in, if any.
@@ -76,8 +92,10 @@ extension AppSettingsObject {
             defer { state.parent = WeakSettingsObject(object: parent) }
             return state.parent == nil
         }
-        if wasStandalone, isPublished {
-            StoreRegistry.unregister(self)
+        if wasStandalone {
+            // Overrides are looked up by the place in the parent's set, not under its own key.
+            clearOverrides()
+            if isPublished { StoreRegistry.unregister(self) }
         }
     }
 

@@ -66,6 +66,7 @@ extension AppSettingsObject: NSCopying {
         copy._state.withLock { state in
             state.savedGeneration = unsaved ? state.generation &- 1 : state.generation
         }
+        copy.applyOverrides(of: self)
         copy.publish()
         return copy
     }

@@ -25,6 +25,8 @@ extension AppSettingsObject {
             scratch.resetToDeveloperDefaults()
             return scratch.loadStoredState(refresh: true)
         }
+        // Managed configuration is read again too (on Linux nothing else tells when it changed).
+        refreshManagedConfiguration()
         if let error { throw error }
     }
 

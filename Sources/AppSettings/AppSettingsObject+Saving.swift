@@ -47,7 +47,7 @@ extension AppSettingsObject {
         guard isUnsaved || forcing else { return nil }
         try checkStorable()
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
-        let synchronization: Synchronization? = try _synchronization.withLock { _ in
+        let synchronization: Synchronization? = try withSynchronizationLock {
             guard let snapshot = takeSnapshot(onlyIfUnsaved: !forcing) else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
             let (backupKey, merge) = try store.write { stored in try merged(snapshot, with: stored) }

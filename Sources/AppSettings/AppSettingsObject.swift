@@ -58,6 +58,9 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         /// Set on the scratch copy a pull stores through: its changes came from the cloud, so
         /// they are not changes to send.
         var changesCameFromCloud = false
+        /// What a live object that is not nested found of overrides (launch arguments, the
+        /// environment, managed configuration); `nil` for scratch copies and nested objects.
+        var overrides: OverrideState?
     }
 
     /// The lock and the state it guards; `@Setting` values are guarded by it too.
@@ -65,6 +68,13 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// Held by ``synchronizeToUserDefaults()`` from snapshot to write. (It guards an unused `Int`:
     /// with a zero-sized value, ThreadSanitizer reports the lock's own accesses as races.)
     let _synchronization = Protected(0)
+    /// Runs `body` holding ``_synchronization``, with ``InsideSynchronization`` set on this thread.
+    final func withSynchronizationLock<T>(_ body: () throws -> T) rethrows -> T {
+        try InsideSynchronization.flag.whileSet { () throws -> T in
+            try _synchronization.withLock { _ in try body() }
+        }
+    }
+
     /// Observation's registrar, for per-setting tracking.
     @usableFromInline let _registrar = ObservationRegistrar()
 
@@ -96,6 +106,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         attachSlots()
         if !LoadSuppression.isActive {
             loadAtInitialization()
+            applyOverridesAtInitialization()
             publish()
         }
     }
@@ -275,17 +286,18 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     // MARK: Reading and writing settings
 
-    /// Reads a setting's value; used by ``Setting``.
+    /// Reads a setting's value (an override's while one holds the setting); used by ``Setting``.
     @inlinable
     final func _readSetting<Value>(_ slot: SettingSlot<Value>) -> Value {
         // Observation keys live as long as the process (ObservationKeys keeps them): no retain.
         Unmanaged.passUnretained(slot.observationKeyPath)._withUnsafeGuaranteedRef { keyPath in
             _registrar.access(self, keyPath: keyPath)
         }
-        return _state.withLock { _ in slot.value }
+        return _state.withLock { _ in slot.visibleValue }
     }
 
-    /// Validates and writes a setting's value; used by ``Setting``.
+    /// Validates and writes a setting's value; used by ``Setting``. While an override holds the
+    /// setting, the user's value changes (and is saved) and readers keep seeing the override's.
     @inlinable
     final func _writeSetting<Value>(_ slot: SettingSlot<Value>, _ newValue: Value) {
         let value = slot.validate.map { $0(newValue) } ?? newValue

@@ -16,6 +16,12 @@
 //     AppSettingsTestHost steps <suite> <step>...            several sets and saves in one process,
 //                                                           each save between `@@begin`/`@@end` lines
 //     AppSettingsTestHost fields-of <suite> <postfix>...     `<postfix> <fields> error=<yes|no>` per set
+//     AppSettingsTestHost overrides <suite> <postfix> [assign]  JSON: the `OverrideSettings` as read,
+//                                                           each one's source, the ignored overrides and
+//                                                           what is stored; `assign` first sets soundLevel
+//                                                           and audio.volume and synchronizes
+//
+// Launch arguments (`-<postfix>.<name> value`) may follow the command's own arguments.
 //
 // A "consistent triple" is counter = n, label = "v<n>", values = [n, n, n]: a torn or mixed
 // state shows as a triple that does not match.
@@ -67,6 +73,61 @@ final class HostSettings: AppSettingsObject, @unchecked Sendable {
     var isConsistent: Bool {
         if counter == 0, label.isEmpty, values.isEmpty { return true }
         return label == "v\(counter)" && values == [counter, counter, counter]
+    }
+}
+
+enum HostTheme: String { case light, dark }
+extension HostTheme: SettingValue {}
+
+struct HostFrame: Codable, Equatable {
+    var width: Double
+    var height: Double
+}
+extension HostFrame: SettingValue {}
+
+final class HostAudio: AppSettingsObject, @unchecked Sendable {
+    @Setting var volume: Int8 = 5
+    @Setting var muted = false
+}
+
+/// A setting of each kind an override parses, for the `overrides` command.
+final class OverrideSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting var enabled = false
+    @Setting(validate: { min(max($0, 0), 1) }) var soundLevel: Float = 0.7
+    @Setting var volume: Int8 = 3
+    @Setting var name = "none"
+    @Setting var start = Date(timeIntervalSince1970: 0)
+    @Setting var homePage: URL? = nil
+    @Setting var id = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+    @Setting var theme = HostTheme.light
+    @Setting var tags: [String] = []
+    @Setting var numbers: Set<Int> = []
+    @Setting var limits: [String: Int] = [:]
+    @Setting var frame = HostFrame(width: 1, height: 1)
+    @Setting var audio = HostAudio()
+    @Setting var precedence = "developer default"
+
+    override var userDefaultsKeyPostfix: String { hostKeyPostfix }
+
+    /// Each setting as read (JSON-ready) and its source, by stored name.
+    var readings: [String: (value: Any, source: SettingSource)] {
+        [
+            "enabled": (enabled, source(of: \.enabled)),
+            "soundLevel": (Double(soundLevel), source(of: \.soundLevel)),
+            "volume": (Int(volume), source(of: \.volume)),
+            "name": (name, source(of: \.name)),
+            "start": (ISO8601DateFormatter().string(from: start), source(of: \.start)),
+            "homePage": (homePage?.absoluteString ?? NSNull(), source(of: \.homePage)),
+            "id": (id.uuidString, source(of: \.id)),
+            "theme": (theme.rawValue, source(of: \.theme)),
+            "tags": (tags, source(of: \.tags)),
+            "numbers": (numbers.sorted(), source(of: \.numbers)),
+            "limits": (limits, source(of: \.limits)),
+            "frame": ([frame.width, frame.height], source(of: \.frame)),
+            "audio.volume": (Int(audio.volume), source(of: \.audio.volume)),
+            "audio.muted": (audio.muted, source(of: \.audio.muted)),
+            "precedence": (precedence, source(of: \.precedence)),
+        ]
     }
 }
 
@@ -315,6 +376,29 @@ case "fields-of":
         let settings = HostSettings(userDefaults: userDefaults)
         say("\(postfix) \(settings.fieldsLine) error=\(settings.lastLoadError == nil ? "no" : "yes")")
     }
+
+case "overrides":
+    let settings = OverrideSettings(userDefaults: userDefaults)
+    if arguments.count > 4, arguments[4] == "assign" {
+        settings.soundLevel = 0.25
+        settings.audio.volume = 7
+        do { try settings.synchronizeToUserDefaults() } catch { fail("synchronize failed: \(error)") }
+    }
+    let readings = settings.readings
+    let output: [String: Any] = [
+        "values": readings.mapValues(\.value),
+        "sources": readings.mapValues(\.source.rawValue),
+        "ignored": settings.ignoredOverrides.map {
+            [
+                "setting": $0.setting, "source": $0.source.rawValue, "origin": $0.origin, "value": $0.value,
+                "reason": $0.reason,
+            ]
+        },
+        "stored": jsonValue(settings.dictionaryRepresentation()),
+        "unsaved": settings.hasUnsavedChanges,
+    ]
+    let json = try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys])
+    say(String(decoding: json, as: UTF8.self))
 
 default:
     fail("unknown command \(command)")

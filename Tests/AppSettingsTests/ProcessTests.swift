@@ -275,7 +275,7 @@
     /// is not asserted); returns whether it held.
     /// Runs `body` with a fresh, uniquely named suite, and removes the suite's domain, its file and
     /// the library's files for it afterwards.
-    private func withProcessSuite(_ body: (String, UserDefaults) throws -> Void) throws {
+    func withProcessSuite(_ body: (String, UserDefaults) throws -> Void) throws {
         let suite = "AppSettingsProcessTests-" + UUID().uuidString
         defer { TemporarySuite.remove(suiteNamed: suite) }
         let userDefaults = try #require(UserDefaults(suiteName: suite))
@@ -290,7 +290,7 @@
     }
 
     /// The AppSettingsTestHost executable, built by `swift test` next to the test bundle.
-    private enum TestHost {
+    enum TestHost {
         struct Finished {
             var status: Int32
             var output: String

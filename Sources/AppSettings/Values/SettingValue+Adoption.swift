@@ -18,7 +18,11 @@ extension SettingValue where Self: RawRepresentable, RawValue: SettingValue {
     }
 
     static func value(fromRawStoredValue stored: _StoredValue) throws -> Self {
-        let rawValue = try RawValue._value(from: stored)
+        try value(ofRawValue: RawValue._value(from: stored))
+    }
+
+    /// The case of `rawValue`; a raw value with no matching case is a mismatch.
+    static func value(ofRawValue rawValue: RawValue) throws -> Self {
         guard let value = Self(rawValue: rawValue) else {
             throw _StoredValueMismatch(expected: Self.self, foundDescription: "raw value \(rawValue) with no match")
         }

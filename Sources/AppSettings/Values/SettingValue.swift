@@ -41,6 +41,10 @@ public protocol SettingValue {
     /// Reads a value of this type's JSON form (as JSON gives it: a date is a string) into the
     /// stored form ``_value(from:)`` reads; throws ``_StoredValueMismatch`` if it does not fit.
     static func _storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue
+    /// Reads the value of an override (a launch argument, an environment variable, managed
+    /// configuration): as ``_value(from:)``, but a string may also be the value's text form
+    /// (`YES`, `0.3`, `(a, b)`, JSON); throws ``_StoredValueMismatch`` if it does not fit.
+    static func _overrideValue(from stored: _StoredValue) throws -> Self
 }
 
 extension SettingValue {

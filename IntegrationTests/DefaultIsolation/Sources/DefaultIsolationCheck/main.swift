@@ -86,6 +86,12 @@ check(restored.theme == .light && restored.audio.outputDevice == "Headphones", "
 reloaded.resetToDeveloperDefaults()
 check(reloaded.audio.outputDevice == "Headphones", "resetToDeveloperDefaults override")
 
+// Where values come from (README "Overriding settings"): no override is given to this process.
+check(settings.source(of: \.theme) == .stored, "source of theme: \(settings.source(of: \.theme))")
+check(settings.source(of: \MySettings.audio.outputDevice) == .stored, "source of a nested setting")
+check(settings.ignoredOverrides.isEmpty, "ignored overrides: \(settings.ignoredOverrides)")
+for ignored in settings.ignoredOverrides { print(ignored) }
+
 // `shared` is bound to UserDefaults.standard: only read it here, never write the real domain.
 check(MySettings.shared === MySettings.shared, "shared is not one instance")
 try MySettings.shared.resetToUserDefaults()
@@ -116,6 +122,7 @@ let detachedLevel = try await Task.detached {
     settings.windowFrame = WindowFrame(width: 640, height: 480)
     try settings.synchronizeToUserDefaults()
     let other = MySettings(userDefaults: UserDefaults(suiteName: suiteName)!)
+    _ = other.source(of: \.soundLevel)
     return (settings.soundLevel, other.soundLevel, other.windowFrame.width)
 }.value
 check(detachedLevel == (0.25, 0.25, 640), "Task.detached: \(detachedLevel)")

@@ -26,6 +26,10 @@ class AnySettingSlot: @unchecked Sendable {
     final let syncs: Bool
     /// Whether the value type is a settings object (a nested one), known without a cast.
     final let holdsSettingsObject: Bool
+    /// Where the value readers see comes from while an override (a launch argument, an
+    /// environment variable, managed configuration) holds the setting; `nil` otherwise. Guarded
+    /// by the owner's lock.
+    final var overrideSource: SettingSource?
 
     init(explicitStoredName: String?, legacyKey: String?, syncs: Bool, holdsSettingsObject: Bool) {
         self.explicitStoredName = explicitStoredName
@@ -56,6 +60,14 @@ class AnySettingSlot: @unchecked Sendable {
     func hasSameValue(as value: Any) -> Bool { false }
     /// The value as text, for `description`.
     var valueDescription: String { "" }
+    /// Converts and validates the value of an override; the result is passed to `setOverride`.
+    /// Runs unlocked.
+    func overrideValue(from stored: _StoredValue) throws -> Any { () }
+    /// Makes readers see `value` (what `overrideValue` returned) instead of the user's value, which
+    /// is kept; tells whether what readers see changed.
+    func setOverride(_ value: Any, source: SettingSource) -> Bool { false }
+    /// Makes readers see the user's value again; tells whether what readers see changed.
+    func removeOverride() -> Bool { false }
     /// The Swift type of the value, for messages.
     var valueTypeName: String { "" }
 }
@@ -63,9 +75,13 @@ class AnySettingSlot: @unchecked Sendable {
 /// The slot of a setting whose value has type `Value`.
 @usableFromInline
 final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendable {
-    /// The value, behind a pointer so that accesses skip the run-time exclusivity checks of a
-    /// class's stored `var` (the owner's lock already excludes).
+    /// The value readers see, behind a pointer so that accesses skip the run-time exclusivity
+    /// checks of a class's stored `var` (the owner's lock already excludes). It is the user's
+    /// value, except while an override holds the setting.
     @usableFromInline let storage: UnsafeMutablePointer<Value>
+    /// The user's value while an override holds the setting (`storage` then holds the
+    /// override's), `nil` otherwise: what is saved, compared, copied and exported.
+    @usableFromInline final var overriddenUserValue: UnsafeMutablePointer<Value>?
     let initialValue: Value
     @usableFromInline let validate: (@Sendable (Value) -> Value)?
 
@@ -91,16 +107,27 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     deinit {
         storage.deinitialize(count: 1)
         storage.deallocate()
+        if let overriddenUserValue {
+            overriddenUserValue.deinitialize(count: 1)
+            overriddenUserValue.deallocate()
+        }
     }
 
-    /// The current value; read and written only under the owner's lock.
+    /// The user's value (what is saved); read and written only under the owner's lock.
     @inlinable var value: Value {
-        get { storage.pointee }
+        get { overriddenUserValue?.pointee ?? storage.pointee }
         set {
-            storage.pointee = newValue
+            if let overriddenUserValue {
+                overriddenUserValue.pointee = newValue
+            } else {
+                storage.pointee = newValue
+            }
             holdsInitialValue = false
         }
     }
+
+    /// The value readers see: the user's value, or an override's; read only under the owner's lock.
+    @inlinable var visibleValue: Value { storage.pointee }
 
     override func storedValue(of value: Any) throws -> _StoredValue {
         guard let value = value as? Value else {
@@ -142,4 +169,35 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     override var valueDescription: String { String(describing: value) }
 
     override var valueTypeName: String { String(describing: Value.self) }
+
+    override func overrideValue(from stored: _StoredValue) throws -> Any {
+        let parsed = try Value._overrideValue(from: stored)
+        return validate?(parsed) ?? parsed
+    }
+
+    override func setOverride(_ newValue: Any, source: SettingSource) -> Bool {
+        guard let newValue = newValue as? Value else { return false }
+        overrideSource = source
+        if overriddenUserValue == nil {
+            let user = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+            user.moveInitialize(from: storage, count: 1)
+            storage.initialize(to: newValue)
+            overriddenUserValue = user
+            return !Value._isSameSettingValue(user.pointee, newValue)
+        }
+        guard !Value._isSameSettingValue(storage.pointee, newValue) else { return false }
+        storage.pointee = newValue
+        return true
+    }
+
+    override func removeOverride() -> Bool {
+        overrideSource = nil
+        guard let user = overriddenUserValue else { return false }
+        let changed = !Value._isSameSettingValue(storage.pointee, user.pointee)
+        storage.deinitialize(count: 1)
+        storage.moveInitialize(from: user, count: 1)
+        user.deallocate()
+        overriddenUserValue = nil
+        return changed
+    }
 }

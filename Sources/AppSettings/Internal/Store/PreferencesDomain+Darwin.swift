@@ -96,7 +96,7 @@
             return try KeyLocks.withLock(key: key) {
                 guard let lockDirectory else { return try body() }
                 let path = lockDirectory.appendingPathComponent(
-                    SuiteNames.fileNameComponent(key) + ".lock", isDirectory: false
+                    fileNameComponent(key) + ".lock", isDirectory: false
                 ).path
                 return try BackgroundAssertion.whileHeld(
                     reason: "AppSettings: writing the settings \(key)",

@@ -164,7 +164,7 @@
             let configuration = ConfigurationDirectory.url
             domainFileURL = configuration.appendingPathComponent(domainName + ".plist", isDirectory: false)
             storeDirectory = configuration.appendingPathComponent("AppSettings", isDirectory: true)
-                .appendingPathComponent(SuiteNames.fileNameComponent(domainName), isDirectory: true)
+                .appendingPathComponent(fileNameComponent(domainName), isDirectory: true)
             lockFilePath = storeDirectory.appendingPathComponent("domain.lock").path
         }
 
@@ -241,7 +241,7 @@
         func keyFileName(_ key: String) -> String {
             keyFileNames.withLock { names in
                 if let name = names[key] { return name }
-                let name = SuiteNames.fileNameComponent(key)
+                let name = fileNameComponent(key)
                 names[key] = name
                 return name
             }

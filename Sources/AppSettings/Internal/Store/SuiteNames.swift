@@ -28,12 +28,4 @@ enum SuiteNames {
             return entry.name
         }
     }
-
-    /// `name` as one component of a file name: letters, digits and `-_.@` kept, anything else `_`,
-    /// never hidden.
-    static func fileNameComponent(_ name: String) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.@"))
-        let cleaned = String(name.unicodeScalars.map { allowed.contains($0) ? Character($0) : "_" })
-        return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
-    }
 }

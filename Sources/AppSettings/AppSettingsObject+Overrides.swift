@@ -1,0 +1,463 @@
+import Foundation
+import Observation
+
+// Overrides: launch arguments, environment variables and managed configuration put a value over
+// a setting without saving it. The user's value stays in the slot (saved, compared, copied and
+// exported as before) and readers see the override's (`SettingSlot.setOverride`); the read path
+// does not change. A live object that is not nested looks for overrides at initialization and
+// again when managed configuration changes; nested objects get theirs from it, by their place
+// in the set (`-MySettings.audio.volume`).
+
+/// What a live object that is not nested found of overrides.
+struct OverrideState {
+    /// The sources it took at initialization.
+    var sources: OverrideSources
+    /// What managed configuration held for it at the last look.
+    var managed: ManagedConfigurationSource.Read
+    /// The overrides it could not use.
+    var ignored: [IgnoredOverride]
+}
+
+/// What one application of overrides did, for what is done after the locks are released.
+private struct AppliedOverrides {
+    var ignored: [IgnoredOverride]
+    /// The objects and positions of the settings whose value readers see changed.
+    var changes: [(object: AppSettingsObject, indices: [Int])]
+    var previouslyIgnored: [IgnoredOverride]
+}
+
+/// One value found for a setting in one source.
+private struct OverrideCandidate {
+    var source: SettingSource
+    var origin: String
+    var text: String
+    var value: _StoredValue
+}
+
+extension AppSettingsObject {
+    /// The overrides that were found but not used: their values do not parse as the setting's
+    /// type or do not fit it (`999` for an `Int8`), they name no setting, or the managed
+    /// configuration cannot be read. Each is logged once per process.
+    ///
+    /// The setting keeps the value of the next source down (see ``SettingSource``). The list is
+    /// made at initialization and again when managed configuration changes; a nested settings
+    /// object returns the list of the object it is nested in.
+    ///
+    /// ```swift
+    /// for ignored in settings.ignoredOverrides { print(ignored) }
+    /// // launch argument override -MyAppsSettings.volume for 'volume' = 999 ignored: expected Int8, found '999' …
+    /// ```
+    public final var ignoredOverrides: [IgnoredOverride] {
+        if let parent = embeddingParent { return parent.ignoredOverrides }
+        return _state.withLock { $0.overrides?.ignored ?? [] }
+    }
+
+    /// The object this one is nested in, through every level; itself when it is not nested.
+    final var topmostObject: AppSettingsObject {
+        var object = self
+        while let parent = object.embeddingParent { object = parent }
+        return object
+    }
+
+    // MARK: Finding and applying overrides
+
+    /// Looks for overrides of this new object (not yet published) in the sources of this process
+    /// (or of the test running), and starts watching managed configuration.
+    final func applyOverridesAtInitialization() {
+        let sources = OverrideSources.forNewObject
+        applyOverrides(sources: sources, managed: readManagedConfiguration(sources), announcing: false, force: false)
+        ManagedConfigurationWatcher.start()
+    }
+
+    /// Takes the override sources of `original`, whose copy this unpublished object is.
+    final func applyOverrides(of original: AppSettingsObject) {
+        guard let state = original._state.withLock({ $0.overrides }) else { return }
+        applyOverrides(sources: state.sources, managed: state.managed, announcing: false, force: false)
+    }
+
+    /// Reads managed configuration again and, when it changed, applies the overrides again and
+    /// tells observers of every setting whose value changed.
+    final func refreshManagedConfiguration() {
+        guard let sources = _state.withLock({ $0.overrides?.sources }) else { return }
+        applyOverrides(sources: sources, managed: nil, announcing: isPublished, force: true)
+    }
+
+    /// Applies the overrides found last again (a nested settings object was replaced).
+    final func reapplyOverrides() {
+        guard let state = _state.withLock({ $0.overrides }) else { return }
+        applyOverrides(sources: state.sources, managed: state.managed, announcing: isPublished, force: true)
+    }
+
+    /// Removes every override of this object and its nested objects, without telling observers:
+    /// for an object being nested, which takes its parent's.
+    final func clearOverrides() {
+        _state.withLock { state in
+            state.overrides = nil
+            for slot in slots where slot.overrideSource != nil { _ = slot.removeOverride() }
+        }
+        for slot in slots { slot.nestedObject?.clearOverrides() }
+    }
+
+    private func readManagedConfiguration(_ sources: OverrideSources) -> ManagedConfigurationSource.Read {
+        sources.managed.read(key: userDefaultsKey, domain: managedConfigurationDomain)
+    }
+
+    /// The `UserDefaults` domain whose directory holds the managed configuration file (Linux).
+    private var managedConfigurationDomain: String {
+        #if os(Linux) && !APPLE_STAND_INS
+            store.domain.location.domainName
+        #else
+            // Apple's managed app configuration is the app's, whatever the suite.
+            ""
+        #endif
+    }
+
+    /// Finds each setting's override (the first of managed configuration, launch argument and
+    /// environment whose value fits), puts it over the setting and records what was ignored.
+    /// `managed`: `nil` reads it now, and does nothing when it did not change since the last
+    /// look. `force`: also when no source has anything (to remove overrides found before).
+    private func applyOverrides(
+        sources: OverrideSources,
+        managed given: ManagedConfigurationSource.Read?,
+        announcing: Bool,
+        force: Bool
+    ) {
+        // One application at a time, reading managed configuration under the same lock, so the
+        // last one read is the last one applied.
+        let applied = withSynchronizationLock { () -> AppliedOverrides? in
+            let managed = given ?? readManagedConfiguration(sources)
+            if given == nil, managed == _state.withLock({ $0.overrides?.managed }) { return nil }
+            var (candidates, ignored) = overrideCandidates(sources: sources, managed: managed)
+            var changes: [(object: AppSettingsObject, indices: [Int])] = []
+            if force || !candidates.isEmpty {
+                resolveOverrides(path: "", candidates: &candidates, ignored: &ignored, changes: &changes)
+            }
+            let previous = _state.withLock { state in
+                defer { state.overrides = OverrideState(sources: sources, managed: managed, ignored: ignored) }
+                return state.overrides?.ignored ?? []
+            }
+            return AppliedOverrides(ignored: ignored, changes: changes, previouslyIgnored: previous)
+        }
+        guard let applied else { return }
+        for problem in applied.ignored where !applied.previouslyIgnored.contains(problem) {
+            let message = "\(type(of: self)): \(problem)"
+            if IgnoredOverrideLog.isNew(message) { Log.error(message) }
+        }
+        guard announcing else { return }
+        for (object, indices) in applied.changes {
+            object.announce(indices, propagatesToParent: false, hidingOverridden: false)
+        }
+    }
+
+    /// The values the sources hold for this set's settings, by setting path, in the order they
+    /// win; and what names no setting or cannot be read.
+    private func overrideCandidates(
+        sources: OverrideSources,
+        managed: ManagedConfigurationSource.Read
+    ) -> ([String: [OverrideCandidate]], [IgnoredOverride]) {
+        var ignored: [IgnoredOverride] = []
+        let postfix = String(userDefaultsKey.dropFirst(Self.keyPrefix.count))
+        let argumentPrefix = OverrideNames.argumentKey(postfix: postfix, path: "")
+        let entries = sources.entries(forPostfix: postfix)
+        let (arguments, environment) = (entries.arguments, entries.environment)
+        var managedEntries: [String: _StoredValue] = [:]
+        var managedOrigin = ""
+        switch managed {
+        case .none: break
+        case .entries(let entries, let origin): (managedEntries, managedOrigin) = (entries, origin)
+        case .unreadable(let origin, let value, let reason):
+            ignored.append(IgnoredOverride(setting: "", source: .managed, origin: origin, value: value, reason: reason))
+        }
+        // The common case, nothing for this set: the settings are not even walked.
+        guard !arguments.isEmpty || !environment.isEmpty || !managedEntries.isEmpty else { return ([:], ignored) }
+
+        var leaves: [String] = []
+        var nested: Set<String> = []
+        collectOverridablePaths(prefix: "", leaves: &leaves, nested: &nested)
+        let leafSet = Set(leaves)
+        var candidates: [String: [OverrideCandidate]] = [:]
+        func unknown(_ path: String, _ source: SettingSource, _ origin: String, _ value: String, _ hint: String) {
+            let reason =
+                nested.contains(path)
+                ? "'\(path)' is a nested settings object: \(hint)" : "no setting is stored as '\(path)'"
+            ignored.append(IgnoredOverride(setting: path, source: source, origin: origin, value: value, reason: reason))
+        }
+        func addManaged(_ entries: [String: _StoredValue], prefix: String) {
+            // `$`-names are the inspector's own (`$schemaVersion`): a dump pasted whole is fine.
+            for (name, value) in entries.sorted(by: { $0.key < $1.key }) where !name.hasPrefix("$") {
+                let path = prefix + name
+                if nested.contains(path), case .dictionary(let inner) = value {
+                    addManaged(inner, prefix: path + ".")
+                } else if leafSet.contains(path) {
+                    let candidate = OverrideCandidate(
+                        source: .managed, origin: managedOrigin, text: value.overrideDescription, value: value)
+                    candidates[path, default: []].append(candidate)
+                } else {
+                    unknown(
+                        path, .managed, managedOrigin, value.overrideDescription,
+                        "expected a dictionary of its settings")
+                }
+            }
+        }
+        addManaged(managedEntries, prefix: "")
+        for (key, text) in arguments {
+            let path = String(key.dropFirst(argumentPrefix.count))
+            guard leafSet.contains(path) else {
+                unknown(path, .launchArgument, "-" + key, text, "give its settings one by one (-\(key).<name>)")
+                continue
+            }
+            candidates[path, default: []].append(
+                OverrideCandidate(source: .launchArgument, origin: "-" + key, text: text, value: .string(text)))
+        }
+        if !environment.isEmpty {
+            // Names that match no setting are left alone: they may be another set's whose postfix
+            // starts the same way.
+            var paths: [String: String] = [:]
+            for leaf in leaves { paths[OverrideNames.environmentName(postfix: postfix, path: leaf)] = leaf }
+            for (name, text) in environment {
+                guard let path = paths[name] else { continue }
+                candidates[path, default: []].append(
+                    OverrideCandidate(source: .environment, origin: name, text: text, value: .string(text)))
+            }
+        }
+        return (candidates, ignored)
+    }
+
+    /// The paths of the settings that can be overridden (all but `const` ones), and of the
+    /// nested settings objects.
+    private func collectOverridablePaths(prefix: String, leaves: inout [String], nested: inout Set<String>) {
+        for slot in slots where !slot.isConstant {
+            let path = prefix + slot.name
+            if let object = slot.nestedObject {
+                nested.insert(path)
+                object.collectOverridablePaths(prefix: path + ".", leaves: &leaves, nested: &nested)
+            } else {
+                leaves.append(path)
+            }
+        }
+    }
+
+    /// Converts and validates each setting's candidates in order (outside the lock: `validate:`
+    /// is the app's code), then puts the first that fits over the setting, or removes the
+    /// override of a setting that has none left, under the lock.
+    private func resolveOverrides(
+        path prefix: String,
+        candidates: inout [String: [OverrideCandidate]],
+        ignored: inout [IgnoredOverride],
+        changes: inout [(object: AppSettingsObject, indices: [Int])]
+    ) {
+        var decided: [(slot: AnySettingSlot, value: Any, source: SettingSource)?] = []
+        var cleared: [AnySettingSlot] = []
+        for slot in slots where !slot.isConstant {
+            let path = prefix + slot.name
+            if let nested = slot.nestedObject {
+                nested.resolveOverrides(path: path + ".", candidates: &candidates, ignored: &ignored, changes: &changes)
+                continue
+            }
+            var chosen: (slot: AnySettingSlot, value: Any, source: SettingSource)?
+            for candidate in candidates.removeValue(forKey: path) ?? [] {
+                do {
+                    chosen = (slot, try slot.overrideValue(from: candidate.value), candidate.source)
+                    break
+                } catch {
+                    ignored.append(
+                        IgnoredOverride(
+                            setting: path, source: candidate.source, origin: candidate.origin, value: candidate.text,
+                            reason: Self.overrideProblem(error)))
+                }
+            }
+            if let chosen { decided.append(chosen) } else { cleared.append(slot) }
+        }
+        let changed = _state.withLock { _ in
+            var changed: [Int] = []
+            for case (let slot, let value, let source)? in decided where slot.setOverride(value, source: source) {
+                changed.append(slot.index)
+            }
+            for slot in cleared where slot.overrideSource != nil && slot.removeOverride() {
+                changed.append(slot.index)
+            }
+            return changed.sorted()
+        }
+        if !changed.isEmpty { changes.append((self, changed)) }
+    }
+
+    private static func overrideProblem(_ error: any Error) -> String {
+        if let mismatch = error as? _StoredValueMismatch {
+            return "expected \(mismatch.expected), found \(mismatch.found)"
+        }
+        return "\(error)"
+    }
+
+    // MARK: Where a value comes from
+
+    /// Where the setting at `indexPath` (positions from this object down through nested ones)
+    /// gets its value.
+    final func settingSource(at indexPath: [Int]) -> SettingSource {
+        var object: AppSettingsObject = self
+        for index in indexPath.dropLast() {
+            guard let nested = object.slots[index].nestedObject else { return .developerDefault }
+            object = nested
+        }
+        guard let index = indexPath.last else { return .developerDefault }
+        let slot = object.slots[index]
+        // Observed like the setting itself: a change of override is announced for it.
+        object._registrar.access(object, keyPath: slot.observationKeyPath)
+        let (override, changed) = object._state.withLock { state in
+            (slot.overrideSource, state.changeGenerations[index] > state.savedGeneration)
+        }
+        if let override { return override }
+        if changed { return .stored }
+        // Stored when what the set holds since its last load or save has it.
+        var names = [slot.name]
+        var current = object
+        while let parent = current.embeddingParent {
+            guard let holding = parent.slots.first(where: { $0.nestedObject === current }) else { break }
+            names.insert(holding.name, at: 0)
+            current = parent
+        }
+        let base = current._state.withLock { $0.baseStoredValues }
+        var entries = base
+        for name in names.dropLast() {
+            guard case .dictionary(let inner)? = entries[name] else { return .developerDefault }
+            entries = inner
+        }
+        return entries[slot.name] == nil ? .developerDefault : .stored
+    }
+
+    /// The positions of the setting `read` reads, from this object's class down through nested
+    /// objects: found on a scratch copy by Observation (the setting whose change ends a tracking
+    /// of `read`), once per class and key path.
+    final func settingIndexPath(of keyPath: AnyKeyPath, read: (AppSettingsObject) -> Void) -> [Int]? {
+        let cacheKey = KeyPathCache.Key(type: ObjectIdentifier(type(of: self)), keyPath: keyPath)
+        if let known = KeyPathCache.entries.withLock({ $0[cacheKey] }) { return known }
+        // A caller's tracking (a SwiftUI body) sees the search's reads of the scratch copy, but
+        // not its changes: a tracking starts to observe when its closure has returned, and the
+        // scratch copy is gone by then.
+        let found = searchSetting(read: read)
+        KeyPathCache.entries.withLock { $0[cacheKey] = found }
+        return found
+    }
+
+    /// The positions of the setting `read` reads on a scratch copy of this object's class.
+    private func searchSetting(read: (AppSettingsObject) -> Void) -> [Int]? {
+        let scratch = makeScratchCopy(copyingValues: false)
+        for (object, slot, path) in scratch.settingsDeepestFirst(path: []) {
+            let ended = Protected(false)
+            withObservationTracking {
+                read(scratch)
+            } onChange: {
+                ended.withLock { $0 = true }
+            }
+            object._registrar.willSet(object, keyPath: slot.observationKeyPath)
+            if ended.withLock({ $0 }) { return path }
+        }
+        return nil
+    }
+
+    /// Every setting with its object and position path, a nested object's settings before the
+    /// setting that holds it.
+    private func settingsDeepestFirst(path: [Int]) -> [(AppSettingsObject, AnySettingSlot, [Int])] {
+        var result: [(AppSettingsObject, AnySettingSlot, [Int])] = []
+        for slot in slots {
+            if let nested = slot.nestedObject { result += nested.settingsDeepestFirst(path: path + [slot.index]) }
+            result.append((self, slot, path + [slot.index]))
+        }
+        return result
+    }
+}
+
+/// What was logged of ignored overrides: each once per process, however many objects of the
+/// set are created.
+private enum IgnoredOverrideLog {
+    private static let logged = Protected<Set<String>>([])
+
+    static func isNew(_ message: String) -> Bool {
+        logged.withLock { $0.insert(message).inserted }
+    }
+}
+
+/// The setting each key path reads, by class (key paths are immutable, hence `@unchecked`).
+private enum KeyPathCache {
+    struct Key: Hashable, @unchecked Sendable {
+        var type: ObjectIdentifier
+        var keyPath: AnyKeyPath
+    }
+
+    static let entries = Protected<[Key: [Int]?]>([:])
+}
+
+extension AppSettingsKeyPathMembers {
+    /// Where the value of one setting comes from: an override (managed configuration, a launch
+    /// argument, an environment variable), the user's stored value, or the developer default.
+    ///
+    /// ```swift
+    /// settings.source(of: \.soundLevel)              // .launchArgument after -MyAppsSettings.soundLevel 0.3
+    /// settings.source(of: \MySettings.audio.volume)  // a setting of a nested settings object
+    /// ```
+    ///
+    /// ``SettingSource`` lists the sources in the order they win. A key path that reads no
+    /// setting (a plain property) is ``SettingSource/developerDefault``; one that reads several
+    /// (a computed property) reports the first it reads that is found. Read in a SwiftUI body or
+    /// `withObservationTracking`, it is observed like the setting: an override that comes, goes
+    /// or changes is announced. The first call for a class and key path finds its setting on a
+    /// scratch copy (microseconds); later calls look it up.
+    public func source<Value: SettingValue>(of keyPath: KeyPath<Self, Value>) -> SettingSource {
+        let path = settingIndexPath(of: keyPath) { object in
+            // `settingIndexPath` reads a scratch copy of this object's own class.
+            _ = unsafeDowncast(object, to: Self.self)[keyPath: keyPath]
+        }
+        guard let path else { return .developerDefault }
+        return settingSource(at: path)
+    }
+}
+
+/// Applies managed configuration again when it changes while the app runs: Apple platforms post
+/// `UserDefaults.didChangeNotification` then. (corelibs posts it for no file; on Linux, post it
+/// yourself to have the files read again, or call `resetToUserDefaults()`.)
+///
+/// The refresh runs on the posting thread, so what the poster reads next is up to date, unless
+/// that thread is inside a synchronization (`UserDefaults` posts for the library's own writes on
+/// Apple platforms; `validate:` or `checkAfterDecode()` may write): then it runs on a queue of its
+/// own, since it must not wait for the synchronization's lock nor call observers from inside it.
+enum ManagedConfigurationWatcher {
+    private static let queue = DispatchQueue(label: "AppSettings.managedConfiguration")
+    private static let isRefreshPending = Protected(false)
+
+    static func start() { _ = started }
+
+    private static let started: Bool = {
+        _ = NotificationCenter.default.addObserver(
+            forName: UserDefaults.didChangeNotification, object: nil, queue: nil
+        ) { _ in
+            guard InsideSynchronization.flag.isSet else {
+                refreshLiveObjects()
+                return
+            }
+            // Several notifications before the queue runs make one refresh.
+            let isNew = isRefreshPending.withLock { pending in
+                defer { pending = true }
+                return !pending
+            }
+            guard isNew else { return }
+            queue.async {
+                isRefreshPending.withLock { $0 = false }
+                refreshLiveObjects()
+            }
+        }
+        return true
+    }()
+
+    private static func refreshLiveObjects() {
+        for object in StoreRegistry.liveObjects(where: { _ in true }) {
+            object.refreshManagedConfiguration()
+        }
+    }
+}
+
+extension _StoredValue {
+    /// A managed value as text, for ``IgnoredOverride/value``.
+    var overrideDescription: String {
+        if case .string(let text) = self { return text }
+        return String(describing: propertyListValue ?? "nil")
+    }
+}

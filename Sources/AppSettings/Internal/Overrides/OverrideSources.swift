@@ -1,0 +1,214 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where overrides come from: the launch arguments, the environment and managed configuration
+/// of this process. Each settings object takes them at initialization; tests set other ones with
+/// ``current``.
+struct OverrideSources: @unchecked Sendable {
+    /// The launch arguments paired as `UserDefaults`' argument domain pairs them, `-key value`,
+    /// by key (without the dash); the text as given. A later pair of the same key wins.
+    let arguments: [String: String]
+    let environment: [String: String]
+    let managed: ManagedConfigurationSource
+    /// What ``entries(forPostfix:)`` found, by postfix: each set's objects filter the arguments and
+    /// the environment once.
+    private let entriesByPostfix = Protected<[String: Entries]>([:])
+
+    /// The launch arguments and environment variables that may be meant for the sets of one key
+    /// postfix, sorted by key: those whose names start as that set's names do.
+    struct Entries {
+        var arguments: [(key: String, text: String)]
+        var environment: [(name: String, text: String)]
+    }
+
+    func entries(forPostfix postfix: String) -> Entries {
+        if let known = entriesByPostfix.withLock({ $0[postfix] }) { return known }
+        let argumentPrefix = OverrideNames.argumentKey(postfix: postfix, path: "")
+        let environmentPrefix = OverrideNames.environmentName(postfix: postfix, path: "") + "_"
+        let entries = Entries(
+            arguments: arguments.filter { $0.key.hasPrefix(argumentPrefix) }.sorted { $0.key < $1.key }
+                .map { (key: $0.key, text: $0.value) },
+            environment: environment.filter { $0.key.hasPrefix(environmentPrefix) }.sorted { $0.key < $1.key }
+                .map { (name: $0.key, text: $0.value) })
+        entriesByPostfix.withLock { $0[postfix] = entries }
+        return entries
+    }
+
+    /// `arguments` as `CommandLine.arguments` has them, the program first.
+    init(arguments: [String], environment: [String: String], managed: ManagedConfigurationSource) {
+        self.arguments = Self.pairs(in: arguments.dropFirst())
+        self.environment = environment
+        self.managed = managed
+    }
+
+    /// `-key value` pairs: an argument that starts with `-` takes the next one as its value,
+    /// whatever it is (so `-Settings.offset -3` works); anything else is skipped.
+    static func pairs(in arguments: ArraySlice<String>) -> [String: String] {
+        var pairs: [String: String] = [:]
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if argument.count > 1, argument.hasPrefix("-"), index + 1 < arguments.endIndex {
+                pairs[String(argument.dropFirst())] = arguments[index + 1]
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+        return pairs
+    }
+
+    /// This process's sources, read once.
+    static let process: OverrideSources = {
+        let info = ProcessInfo.processInfo
+        #if canImport(Darwin) || APPLE_STAND_INS
+            let managed = ManagedConfigurationSource.managedAppConfiguration(.standard)
+        #else
+            let managed = ManagedConfigurationSource.configurationDirectories(
+                ManagedConfigurationSource.configurationDirectories(environment: info.environment))
+        #endif
+        return OverrideSources(arguments: info.arguments, environment: info.environment, managed: managed)
+    }()
+
+    /// The sources objects created in this task take; `nil`: ``process``. For tests.
+    @TaskLocal static var current: OverrideSources?
+
+    /// What an object initialized now takes.
+    static var forNewObject: OverrideSources { current ?? process }
+}
+
+/// Where managed configuration is, and what it holds for one settings set.
+enum ManagedConfigurationSource {
+    /// Apple's managed app configuration: the dictionary under
+    /// ``managedAppConfigurationKey`` in this `UserDefaults` (`.standard` in an app), whose entry
+    /// `<userDefaultsKey>` holds `{storedName: value}`.
+    case managedAppConfiguration(UserDefaults)
+    /// Linux: `AppSettings/<domain>/<userDefaultsKey>.json` in these directories, the first
+    /// found winning.
+    case configurationDirectories([String])
+    /// None (a source for tests).
+    case none
+
+    /// The key of the managed app configuration in `UserDefaults.standard` (Apple platforms).
+    static let managedAppConfigurationKey = "com.apple.configuration.managed"
+
+    /// `$XDG_CONFIG_DIRS`, its absolute entries in order, or `/etc/xdg` when it has none.
+    static func configurationDirectories(environment: [String: String]) -> [String] {
+        let directories = (environment["XDG_CONFIG_DIRS"] ?? "").split(separator: ":").map(String.init)
+            .filter { $0.hasPrefix("/") }
+        return directories.isEmpty ? ["/etc/xdg"] : directories
+    }
+
+    /// What managed configuration holds for one settings set.
+    enum Read: Equatable {
+        /// Nothing for this set.
+        case none
+        /// The set's entries by stored name (nested settings objects as dictionaries), and where
+        /// they were found.
+        case entries([String: _StoredValue], origin: String)
+        /// Something is there but cannot be used.
+        case unreadable(origin: String, value: String, reason: String)
+    }
+
+    /// Reads what is there for the set under `key`; `domain` names the `UserDefaults` domain
+    /// (the directory under `AppSettings/` on Linux).
+    func read(key: String, domain: @autoclosure () -> String) -> Read {
+        switch self {
+        case .none:
+            return .none
+        case .managedAppConfiguration(let userDefaults):
+            return Self.read(key: key, in: userDefaults)
+        case .configurationDirectories(let directories):
+            return Self.read(key: key, domain: domain(), directories: directories)
+        }
+    }
+
+    /// The entry `key` of the managed app configuration dictionary in `userDefaults`.
+    static func read(key: String, in userDefaults: UserDefaults) -> Read {
+        guard let configuration = userDefaults.object(forKey: managedAppConfigurationKey) else { return .none }
+        let origin = "\(managedAppConfigurationKey)[\(key)]"
+        guard let dictionary = configuration as? [String: Any] else {
+            return .unreadable(
+                origin: managedAppConfigurationKey, value: foundTypeName(of: configuration),
+                reason: "it is not a dictionary")
+        }
+        guard let entry = dictionary[key] else { return .none }
+        guard case .dictionary(let entries)? = OverrideText.storedValue(ofParsed: entry) else {
+            return .unreadable(
+                origin: origin, value: foundTypeName(of: entry),
+                reason: "expected a dictionary of settings by stored name")
+        }
+        return .entries(entries, origin: origin)
+    }
+
+    /// The file `AppSettings/<domain>/<key>.json` in the first of `directories` that has it.
+    static func read(key: String, domain: String, directories: [String]) -> Read {
+        for path in filePaths(key: key, domain: domain, directories: directories) {
+            // `access(2)` rather than `FileManager`: every object of a set looks, at initialization.
+            guard access(path, F_OK) == 0 else { continue }
+            let url = URL(fileURLWithPath: path, isDirectory: false)
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                return .unreadable(origin: path, value: "", reason: "it cannot be read: \(error)")
+            }
+            guard let json = try? JSONSerialization.jsonObject(with: data),
+                case .dictionary(let entries)? = OverrideText.storedValue(ofParsed: json)
+            else {
+                return .unreadable(
+                    origin: path, value: String(decoding: data.prefix(200), as: UTF8.self),
+                    reason: "expected a JSON object of settings by stored name")
+            }
+            return .entries(entries, origin: path)
+        }
+        return .none
+    }
+
+    /// The places of a set's file, made once per process for each domain, key and directories
+    /// (every object of a set looks there at initialization).
+    private static func filePaths(key: String, domain: String, directories: [String]) -> [String] {
+        let cacheKey = [domain, key] + directories
+        if let paths = filePathCache.withLock({ $0[cacheKey] }) { return paths }
+        let name = "AppSettings/" + fileNameComponent(domain) + "/" + fileNameComponent(key) + ".json"
+        let paths = directories.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + name }
+        filePathCache.withLock { $0[cacheKey] = paths }
+        return paths
+    }
+
+    private static let filePathCache = Protected<[[String]: [String]]>([:])
+}
+
+/// The names a setting is overridden under.
+enum OverrideNames {
+    /// `-<postfix>.<path>`'s key: `MyAppsSettings.soundLevel`, `MyAppsSettings.audio.volume`.
+    static func argumentKey(postfix: String, path: String) -> String {
+        postfix + "." + path
+    }
+
+    /// `MY_APPS_SETTINGS_SOUND_LEVEL`: the postfix and each part of the path split into words
+    /// where a lowercase letter meets an uppercase one, joined with `_`, uppercased; characters
+    /// an environment variable's name cannot hold (`.`, `-`) become `_`.
+    static func environmentName(postfix: String, path: String) -> String {
+        ([postfix] + path.split(separator: ".").map(String.init)).map(words).joined(separator: "_")
+    }
+
+    private static func words(_ name: String) -> String {
+        var result = ""
+        var previousIsLowercase = false
+        for character in name {
+            if character.isUppercase, previousIsLowercase { result.append("_") }
+            previousIsLowercase = character.isLowercase
+            let isAllowed = character.isASCII && (character.isLetter || character.isNumber)
+            result.append(isAllowed ? character : "_")
+        }
+        return result.uppercased()
+    }
+}

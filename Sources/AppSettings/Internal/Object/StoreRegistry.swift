@@ -1,0 +1,65 @@
+import Foundation
+
+/// A weak reference that can live in ``AppSettingsObject/State``.
+struct WeakSettingsObject {
+    weak var object: AppSettingsObject?
+}
+
+/// The live (published, not nested) settings objects of this process by key, so that a
+/// synchronization can tell the other instances of the same suite and key.
+///
+/// Two objects share a store when they have the same key and their `UserDefaults` hold the same
+/// domain. `UserDefaults` does not make a suite's name public, and on Apple platforms two
+/// `UserDefaults(suiteName:)` objects of one suite are different objects, so the same test serves
+/// every platform: after a write, another object of the key is told when its `UserDefaults` is
+/// the writer's or holds exactly what was written.
+enum StoreRegistry {
+    private static let objects = Protected<[String: [WeakSettingsObject]]>([:])
+
+    // Reading a weak reference makes a strong one; if it is the last when released, the object's
+    // `deinit` runs and unregisters it, taking the lock again. So the live objects are taken out
+    // of the lock and released after it.
+
+    static func register(_ object: AppSettingsObject) {
+        let key = object.userDefaultsKey
+        let live = objects.withLock { objects in
+            let live = (objects[key] ?? []).compactMap(\.object)
+            objects[key] = (live + [object]).map { WeakSettingsObject(object: $0) }
+            return live
+        }
+        withExtendedLifetime(live) {}
+        StoreWatcher.startWatching(object.store)
+    }
+
+    static func unregister(_ object: AppSettingsObject) {
+        let key = object.userDefaultsKey
+        let live = objects.withLock { objects in
+            let live = (objects[key] ?? []).compactMap(\.object).filter { $0 !== object }
+            objects[key] = live.isEmpty ? nil : live.map { WeakSettingsObject(object: $0) }
+            return live
+        }
+        withExtendedLifetime(live) {}
+        StoreWatcher.stopWatching(object.store)
+    }
+
+    /// The live objects that `isIncluded` accepts (called outside the lock).
+    static func liveObjects(where isIncluded: (AppSettingsObject) -> Bool) -> [AppSettingsObject] {
+        let all = objects.withLock { objects in objects.values.flatMap { $0.compactMap(\.object) } }
+        return all.filter(isIncluded)
+    }
+
+    /// The other live objects of `writer`'s store, found by what it holds now: `stored`.
+    static func objects(sharingStoreWith writer: AppSettingsObject, holding stored: Data) -> [AppSettingsObject] {
+        let others = objects.withLock { objects in
+            (objects[writer.userDefaultsKey] ?? []).compactMap(\.object).filter { $0 !== writer }
+        }
+        return others.filter { $0.userDefaults === writer.userDefaults || $0.store.holds(stored) }
+    }
+
+    /// Tells the other live objects of `writer`'s store (but `excluded`) that it wrote `stored`.
+    static func storeDidChange(_ writer: AppSettingsObject, stored: Data, except excluded: AppSettingsObject? = nil) {
+        for other in objects(sharingStoreWith: writer, holding: stored) where other !== excluded {
+            other.storedSettingsDidChange()
+        }
+    }
+}

@@ -72,16 +72,12 @@ final class SharedInstanceTests {
 
     @Test func sharedIsUsableFromManyThreadsAndStoresInStandard() throws {
         let shared = ConcurrencyShared.shared
-        let threads = (0..<4).map { index in
-            Thread {
-                for count in 0..<1_000 {
-                    _ = shared.value
-                    shared.value = index * 1_000 + count
-                }
+        Threads.run(4) { index in
+            for count in 0..<1_000 {
+                _ = shared.value
+                shared.value = index * 1_000 + count
             }
         }
-        for thread in threads { thread.start() }
-        while threads.contains(where: { !$0.isFinished }) { usleep(1_000) }
         shared.value = 42
         try shared.synchronizeToUserDefaults()
         #expect(UserDefaults.standard.data(forKey: shared.userDefaultsKey) != nil)

@@ -71,7 +71,7 @@ struct LegacyKeyTests {
             return
         }
         #expect(Set(names) == ["volume", "lastOpened"])
-        #expect(reasons.allSatisfy { $0.contains("legacy") })
+        #expect(reasons.count == names.count && reasons.allSatisfy { $0.contains("legacy") }, "\(reasons)")
     }
 
     @Test func registeredDefaultsAreNotTakenForValuesTheUserSet() throws {

@@ -80,7 +80,8 @@ final class SharedInstanceTests {
         }
         shared.value = 42
         try shared.synchronizeToUserDefaults()
-        #expect(UserDefaults.standard.data(forKey: shared.userDefaultsKey) != nil)
+        let stored = try #require(UserDefaults.standard.data(forKey: shared.userDefaultsKey))
+        #expect(try StoredSetContents(stored).settings["value"] == .integer(42))
         #expect(ConcurrencyShared(userDefaults: .standard).value == 42)
         // Leave the shared instance as a fresh process would find it.
         try shared.removeFromUserDefaults()

@@ -100,6 +100,11 @@ struct ObservationTests {
         try settings.removeFromUserDefaults()
         #expect(recorder.names.values.last == ["dontDimScreen", "constellation"])
         #expect(recorder.names.values.count == 8)
+        #expect(
+            recorder.names.values == [
+                ["theme"], ["soundLevel"], ["theme"], ["soundLevel"], ["soundLevel", "theme"], ["soundLevel", "theme"],
+                ["dontDimScreen", "constellation"], ["dontDimScreen", "constellation"],
+            ])
     }
 
     @Test func changesReachSeveralConsumers() async throws {

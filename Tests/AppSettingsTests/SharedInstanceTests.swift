@@ -31,6 +31,14 @@ final class SharedInstanceTests {
     @Test func theKeysRemovedAreTheKeysUsed() {
         #expect(SharedA.shared.userDefaultsKey == Self.keys[0])
         #expect(ConcurrencyShared2.shared.userDefaultsKey == Self.keys[4])
+        // The others too, on instances of a scratch suite: their `shared` is first read, or their
+        // initializations counted, by the tests below. (A key does not depend on the suite.)
+        let scratch = TemporarySuite()
+        #expect(SharedB(userDefaults: scratch.userDefaults).userDefaultsKey == Self.keys[1])
+        #expect(ConcurrencyShared(userDefaults: scratch.userDefaults).userDefaultsKey == Self.keys[3])
+        let counted = CountedShared.initializations.withLock { $0 }
+        #expect(CountedShared(userDefaults: scratch.userDefaults).userDefaultsKey == Self.keys[2])
+        CountedShared.initializations.withLock { $0 = counted }
     }
 
     @Test func sharedIsOnePerSubclass() {

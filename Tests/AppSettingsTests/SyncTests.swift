@@ -239,7 +239,7 @@ struct SyncTests {
             return
         }
         #expect(key == Self.key("photo") && setting == "photo")
-        #expect(phone.relaunched().photo.count == 1_100_000)
+        #expect(phone.relaunched().photo == Data(count: 1_100_000), "stored here")
         #expect(laptop.settings.theme == "dark" && laptop.settings.photo.isEmpty)
         #expect(cloud.serverValues(for: phone.store)[Self.key("photo")] == nil)
     }

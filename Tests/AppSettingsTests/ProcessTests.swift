@@ -108,9 +108,7 @@
         @Test("a process killed while synchronizing leaves a whole state, at least the last synchronized one")
         func killedWriterLeavesTheLastSynchronizedState() throws {
             try withProcessSuite { suite, userDefaults in
-                let loop = try TestHost.start(["sync-loop", suite, "Host"])
-                defer { loop.kill() }
-                try loop.waitForFirstLine()
+                let loop = try TestHost.startLoop(["sync-loop", suite, "Host"])
                 // The loop does nothing but synchronize, so the kill lands in or between syncs.
                 let lastSynchronized = try loop.killAndLastCounter(within: 50_000)
 

@@ -45,9 +45,7 @@
         @Test("a writer killed while merging loses nothing another writer synchronized")
         func killedMergingWriterLosesNothing() throws {
             try withProcessSuite { suite, userDefaults in
-                let loop = try TestHost.start(["count-loop", suite, "Host"])
-                defer { loop.kill() }
-                try loop.waitForFirstLine()
+                let loop = try TestHost.startLoop(["count-loop", suite, "Host"])
                 // This process changes other settings while the loop merges its counter in; each
                 // synchronization here makes the loop's next one merge, so the kill, a few
                 // milliseconds after the last, likely lands in a merge.

@@ -112,6 +112,14 @@
             try ChildProcess("AppSettingsTestHost", arguments, environment: environment)
         }
 
+        /// Starts a host loop (`sync-loop`, `count-loop`) and waits until it printed its first
+        /// counter; the loop is killed when the returned child goes away, if not before.
+        static func startLoop(_ arguments: [String]) throws -> ChildProcess {
+            let loop = try start(arguments)
+            try loop.waitForFirstLine()
+            return loop
+        }
+
         /// Runs the host to its end.
         static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
             try ChildProcess.run("AppSettingsTestHost", arguments, environment: environment)

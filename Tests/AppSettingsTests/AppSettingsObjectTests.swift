@@ -34,7 +34,9 @@ struct AppSettingsObjectTests {
         #expect(settings.userDefaultsKey == "AppSettings.MyAppsSettings")
         let keys = Set(suite.another().dictionaryRepresentation().keys.filter { $0.hasPrefix("AppSettings") })
         #expect(keys == ["AppSettings.MyAppsSettings"])
-        #expect(suite.storedObject(forKey: settings.userDefaultsKey) is Data)
+        let stored = try #require(suite.storedObject(forKey: settings.userDefaultsKey) as? Data)
+        let storedSettings = try StoredSetContents(stored).settings
+        #expect(storedSettings["soundLevel"] == .float(0.85) && storedSettings["theme"] == .string("dark"))
 
         let reloaded = MySettings(userDefaults: suite.another())
         #expect(reloaded.soundLevel == 0.85)
@@ -158,7 +160,7 @@ struct AppSettingsObjectTests {
     }
 
     @Test func theKeyEndsWithThePostfixWhichDefaultsToTheClassName() {
-        #expect(MySettings(userDefaults: suite.userDefaults).userDefaultsKey.hasSuffix("MyAppsSettings"))
+        #expect(MySettings(userDefaults: suite.userDefaults).userDefaultsKey == "AppSettings.MyAppsSettings")
         #expect(CheckedSettings(userDefaults: suite.userDefaults).userDefaultsKey == "AppSettings.CheckedSettings")
     }
 

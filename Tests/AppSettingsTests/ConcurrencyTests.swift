@@ -62,44 +62,40 @@ struct ConcurrencyTests {
         let torn = Mutex(0)
         let operations = Mutex(0)
         let errors = Mutex<[String]>([])
-        let threads = (0..<8).map { index in
-            Thread {
-                var count = 0
-                while Date() < deadline {
-                    count += 1
-                    switch (index + count) % 8 {
-                    case 0, 1:
-                        // A long string: a torn read would show a mix of two writes.
-                        let value = String(repeating: "\(count % 10)", count: 64)
-                        settings.label = value
-                        let read = settings.label
-                        if Set(read).count != 1 { torn.withLock { $0 += 1 } }
-                    case 2:
-                        settings.values = Array(repeating: count, count: 32)
-                        if Set(settings.values).count > 1 { torn.withLock { $0 += 1 } }
-                    case 3:
-                        settings.counter += 1
-                    case 4:
-                        do { try settings.synchronizeToUserDefaults() } catch {
-                            errors.withLock { $0.append("\(error)") }
-                        }
-                    case 5:
-                        do { try other.resetToUserDefaults() } catch { errors.withLock { $0.append("\(error)") } }
-                    case 6:
-                        _ = settings.dictionaryRepresentation()
-                        _ = settings.hasUnsavedChanges
-                        _ = settings.description
-                    default:
-                        // (`shared` is exercised in SharedInstanceTests, which owns `.standard`.)
-                        _ = settings.lastLoadError
-                        _ = settings.counter
+        Threads.run(8) { index in
+            var count = 0
+            while Date() < deadline {
+                count += 1
+                switch (index + count) % 8 {
+                case 0, 1:
+                    // A long string: a torn read would show a mix of two writes.
+                    let value = String(repeating: "\(count % 10)", count: 64)
+                    settings.label = value
+                    let read = settings.label
+                    if Set(read).count != 1 { torn.withLock { $0 += 1 } }
+                case 2:
+                    settings.values = Array(repeating: count, count: 32)
+                    if Set(settings.values).count > 1 { torn.withLock { $0 += 1 } }
+                case 3:
+                    settings.counter += 1
+                case 4:
+                    do { try settings.synchronizeToUserDefaults() } catch {
+                        errors.withLock { $0.append("\(error)") }
                     }
+                case 5:
+                    do { try other.resetToUserDefaults() } catch { errors.withLock { $0.append("\(error)") } }
+                case 6:
+                    _ = settings.dictionaryRepresentation()
+                    _ = settings.hasUnsavedChanges
+                    _ = settings.description
+                default:
+                    // (`shared` is exercised in SharedInstanceTests, which owns `.standard`.)
+                    _ = settings.lastLoadError
+                    _ = settings.counter
                 }
-                operations.withLock { $0 += count }
             }
+            operations.withLock { $0 += count }
         }
-        for thread in threads { thread.start() }
-        while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
         #expect(torn.withLock { $0 } == 0)
         #expect(errors.withLock { $0 } == [])
         #expect(operations.withLock { $0 } > 100)
@@ -129,20 +125,19 @@ struct ConcurrencyTests {
     @Test func eightWritersOfOneSetLoseNoChange() throws {
         let rounds = 40
         let errors = Mutex<[String]>([])
-        let threads = EightCounters.counters.enumerated().map { index, counter in
+        let writers = EightCounters.counters.indices.map { index in
             // Half on a UserDefaults of their own, half sharing one.
-            let settings = EightCounters(userDefaults: index.isMultiple(of: 2) ? suite.another() : suite.userDefaults)
-            return Thread {
-                for _ in 0..<rounds {
-                    settings[keyPath: counter] += 1
-                    do { try settings.synchronizeToUserDefaults() } catch {
-                        errors.withLock { $0.append("\(error)") }
-                    }
+            EightCounters(userDefaults: index.isMultiple(of: 2) ? suite.another() : suite.userDefaults)
+        }
+        Threads.run(writers.count) { index in
+            let (settings, counter) = (writers[index], EightCounters.counters[index])
+            for _ in 0..<rounds {
+                settings[keyPath: counter] += 1
+                do { try settings.synchronizeToUserDefaults() } catch {
+                    errors.withLock { $0.append("\(error)") }
                 }
             }
         }
-        for thread in threads { thread.start() }
-        while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
         #expect(errors.withLock { $0 } == [])
         let loaded = EightCounters(userDefaults: suite.another())
         #expect(loaded.lastLoadError == nil)
@@ -172,42 +167,38 @@ struct ConcurrencyTests {
         let errors = Mutex<[String]>([])
         let check = tally.check
         let suite = self.suite
-        let threads = (0..<6).map { index in
-            Thread {
-                var count = 0
-                while Date() < deadline {
-                    count += 1
-                    do {
-                        switch index {
-                        case 0, 1:
-                            try settings.update(from: Triple.whole(count * 2 + index))
-                        case 2:
-                            let snapshot = settings.dictionaryRepresentation()
-                            check(Triple.isWhole(snapshot), "snapshot \(snapshot)")
-                        case 3:
-                            try settings.synchronizeToUserDefaults()
-                            if let data = suite.another().data(forKey: settings.userDefaultsKey) {
-                                let stored = try StoredSetContents(data).settings
-                                check(Triple.isWhole(stored), "stored \(stored)")
-                            }
-                        case 4:
-                            try other.resetToUserDefaults()
-                            let snapshot = other.dictionaryRepresentation()
-                            check(Triple.isWhole(snapshot), "reloaded \(snapshot)")
-                        default:
-                            if count.isMultiple(of: 50) { settings.resetToDeveloperDefaults() }
-                            try settings.resetToUserDefaults()
-                            let snapshot = settings.dictionaryRepresentation()
-                            check(Triple.isWhole(snapshot), "reset \(snapshot)")
+        Threads.run(6) { index in
+            var count = 0
+            while Date() < deadline {
+                count += 1
+                do {
+                    switch index {
+                    case 0, 1:
+                        try settings.update(from: Triple.whole(count * 2 + index))
+                    case 2:
+                        let snapshot = settings.dictionaryRepresentation()
+                        check(Triple.isWhole(snapshot), "snapshot \(snapshot)")
+                    case 3:
+                        try settings.synchronizeToUserDefaults()
+                        if let data = suite.another().data(forKey: settings.userDefaultsKey) {
+                            let stored = try StoredSetContents(data).settings
+                            check(Triple.isWhole(stored), "stored \(stored)")
                         }
-                    } catch {
-                        errors.withLock { $0.append("\(error)") }
+                    case 4:
+                        try other.resetToUserDefaults()
+                        let snapshot = other.dictionaryRepresentation()
+                        check(Triple.isWhole(snapshot), "reloaded \(snapshot)")
+                    default:
+                        if count.isMultiple(of: 50) { settings.resetToDeveloperDefaults() }
+                        try settings.resetToUserDefaults()
+                        let snapshot = settings.dictionaryRepresentation()
+                        check(Triple.isWhole(snapshot), "reset \(snapshot)")
                     }
+                } catch {
+                    errors.withLock { $0.append("\(error)") }
                 }
             }
         }
-        for thread in threads { thread.start() }
-        while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
         let tornLoads = Triple.tornLoads.withLock { $0 }
         let seen = tally.observed.withLock { $0 }
         #expect(tally.torn.withLock { $0 } == [], "torn triples among \(seen) observed")

@@ -132,7 +132,8 @@ struct KeyedArchiveTests {
         for name in ["$formatVersion", "$schemaVersion", "$writeID", "flag", "count", "level", "ratio"] {
             #expect(try reader.referencedUID(inField: root.fields[name]!) == nil, "\(name)")
         }
-        #expect(try reader.referencedUID(inField: root.fields["name"]!) != nil)
+        let nameUID = try #require(try reader.referencedUID(inField: root.fields["name"]!))
+        #expect(try reader.value(uid: nameUID, depth: 0) == .string("x"))
         let extremes = try StoredSetContents(KeyedArchiveWriter.archive(schemaVersion: .max, settings: [:]))
         #expect(extremes.schemaVersion == .max)
         #expect(extremes.settings.isEmpty)

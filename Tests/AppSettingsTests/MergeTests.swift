@@ -117,8 +117,10 @@ struct MergeTests {
         suite.userDefaults.synchronize()
         settings.theme = .dark
         try settings.synchronizeToUserDefaults()
-        let keys = suite.userDefaults.dictionaryRepresentation().keys
-        #expect(keys.contains { $0.hasPrefix(settings.userDefaultsKey + ".unreadable-") })
+        let backups = suite.userDefaults.dictionaryRepresentation().filter {
+            $0.key.hasPrefix(settings.userDefaultsKey + ".unreadable-")
+        }
+        #expect(backups.map { $0.value as? Data } == [Data([1, 2, 3])], "the unreadable bytes, backed up once")
         let loaded = MySettings(userDefaults: suite.another())
         #expect(loaded.lastLoadError == nil)
         #expect(loaded.theme == .dark)

@@ -73,9 +73,7 @@ struct ObservationTests {
             } onChange: {
                 confirmed()
             }
-            let thread = Thread { settings.theme = .dark }
-            thread.start()
-            while !thread.isFinished { usleep(1000) }
+            Threads.run(1) { _ in settings.theme = .dark }
         }
         #expect(settings.theme == .dark)
     }
@@ -102,6 +100,11 @@ struct ObservationTests {
         try settings.removeFromUserDefaults()
         #expect(recorder.names.values.last == ["dontDimScreen", "constellation"])
         #expect(recorder.names.values.count == 8)
+        #expect(
+            recorder.names.values == [
+                ["theme"], ["soundLevel"], ["theme"], ["soundLevel"], ["soundLevel", "theme"], ["soundLevel", "theme"],
+                ["dontDimScreen", "constellation"], ["dontDimScreen", "constellation"],
+            ])
     }
 
     @Test func changesReachSeveralConsumers() async throws {
@@ -156,10 +159,9 @@ struct ObservationTests {
         // Every fifth assignment changes another setting, so each window of 64 events has its own
         // pattern of names: the newest 64 differ from the oldest and from any other window.
         func name(ofAssignment index: Int) -> String { index.isMultiple(of: 5) ? "dontDimScreen" : "constellation" }
-        let finished = DispatchSemaphore(value: 0)
         let mismatches = Mutex(0)
         // The thread holds the object only while it runs, so that it can go away afterwards.
-        let setter = Thread { [weak settings] in
+        let setter = Threads(1) { [weak settings] _ in
             guard let settings else { return }
             for index in 0..<count {
                 if index.isMultiple(of: 5) {
@@ -169,14 +171,11 @@ struct ObservationTests {
                     if settings.constellation != "star \(index)" { mismatches.withLock { $0 += 1 } }
                 }
             }
-            finished.signal()
         }
-        setter.start()
-        // A blocked setter would never signal; 60 s is far above the milliseconds this takes.
-        let completed = finished.wait(timeout: .now() + 60) == .success
+        // A blocked setter would never finish; 60 s is far above the milliseconds this takes.
+        let completed = setter.waitUntilFinished(seconds: 60)
         #expect(completed, "the setter was blocked by an unread sequence")
         guard completed else { return }
-        while !setter.isFinished { usleep(1000) }
         #expect(mismatches.withLock { $0 } == 0)
         #expect(settings?.constellation == "star \(count - 1)")
         settings = nil

@@ -31,6 +31,14 @@ final class SharedInstanceTests {
     @Test func theKeysRemovedAreTheKeysUsed() {
         #expect(SharedA.shared.userDefaultsKey == Self.keys[0])
         #expect(ConcurrencyShared2.shared.userDefaultsKey == Self.keys[4])
+        // The others too, on instances of a scratch suite: their `shared` is first read, or their
+        // initializations counted, by the tests below. (A key does not depend on the suite.)
+        let scratch = TemporarySuite()
+        #expect(SharedB(userDefaults: scratch.userDefaults).userDefaultsKey == Self.keys[1])
+        #expect(ConcurrencyShared(userDefaults: scratch.userDefaults).userDefaultsKey == Self.keys[3])
+        let counted = CountedShared.initializations.withLock { $0 }
+        #expect(CountedShared(userDefaults: scratch.userDefaults).userDefaultsKey == Self.keys[2])
+        CountedShared.initializations.withLock { $0 = counted }
     }
 
     @Test func sharedIsOnePerSubclass() {
@@ -72,19 +80,16 @@ final class SharedInstanceTests {
 
     @Test func sharedIsUsableFromManyThreadsAndStoresInStandard() throws {
         let shared = ConcurrencyShared.shared
-        let threads = (0..<4).map { index in
-            Thread {
-                for count in 0..<1_000 {
-                    _ = shared.value
-                    shared.value = index * 1_000 + count
-                }
+        Threads.run(4) { index in
+            for count in 0..<1_000 {
+                _ = shared.value
+                shared.value = index * 1_000 + count
             }
         }
-        for thread in threads { thread.start() }
-        while threads.contains(where: { !$0.isFinished }) { usleep(1_000) }
         shared.value = 42
         try shared.synchronizeToUserDefaults()
-        #expect(UserDefaults.standard.data(forKey: shared.userDefaultsKey) != nil)
+        let stored = try #require(UserDefaults.standard.data(forKey: shared.userDefaultsKey))
+        #expect(try StoredSetContents(stored).settings["value"] == .integer(42))
         #expect(ConcurrencyShared(userDefaults: .standard).value == 42)
         // Leave the shared instance as a fresh process would find it.
         try shared.removeFromUserDefaults()

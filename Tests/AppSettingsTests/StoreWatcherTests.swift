@@ -23,9 +23,7 @@ import Testing
             try FileManager.default.createDirectory(
                 at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
             try bytes.write(to: copy, options: .atomic)
-            let deadline = Date().addingTimeInterval(5)
-            while told.names.values.isEmpty, Date() < deadline { usleep(10_000) }
-            #expect(!told.names.values.isEmpty)
+            #expect(waitUntil(seconds: 5) { !told.names.values.isEmpty })
         }
     }
 #endif

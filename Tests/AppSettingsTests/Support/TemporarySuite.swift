@@ -37,3 +37,10 @@ final class TemporarySuite: @unchecked Sendable {
         UserDefaults(suiteName: name)!
     }
 }
+
+/// Runs `body` with the name and `UserDefaults` of a fresh `TemporarySuite`, removed afterwards:
+/// for tests that hand the suite's name to another process.
+func withProcessSuite(_ body: (String, UserDefaults) throws -> Void) throws {
+    let suite = TemporarySuite()
+    try withExtendedLifetime(suite) { try body(suite.name, suite.userDefaults) }
+}

@@ -1,0 +1,150 @@
+// Real second processes need `Process`, which exists on macOS and Linux only; on iOS, tvOS,
+// watchOS and visionOS the tests that start one are left out and the rest of the suite runs.
+#if os(Linux) || os(macOS)
+    import Foundation
+    import Testing
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
+
+    /// An executable product of this package run as a child process, the one way every test starts
+    /// a process: its standard output and error go to files that can be read at any time (while it
+    /// runs too), its standard input is the given bytes (or empty). A child still running when the
+    /// last reference goes away is killed; its files are removed.
+    final class ChildProcess {
+        /// What a child left when it exited.
+        struct Finished {
+            var status: Int32
+            var output: String
+            var errors: String
+        }
+
+        private let process = Process()
+        private let outputURL: URL
+        private let errorURL: URL
+        private let inputURL: URL
+
+        /// Starts the executable product `executable` with `arguments`; `environment` is added to
+        /// this process's environment, `input` is its standard input.
+        init(
+            _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: Data = Data()
+        ) throws {
+            let url = try #require(
+                BuiltExecutable.url(named: executable), "\(executable) not found next to the test binary")
+            let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "\(executable)-\(UUID().uuidString)")
+            outputURL = base.appendingPathExtension("out")
+            errorURL = base.appendingPathExtension("err")
+            inputURL = base.appendingPathExtension("in")
+            _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: inputURL.path, contents: input)
+            process.executableURL = url
+            process.arguments = arguments
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
+            process.standardInput = try FileHandle(forReadingFrom: inputURL)
+            process.standardOutput = try FileHandle(forWritingTo: outputURL)
+            process.standardError = try FileHandle(forWritingTo: errorURL)
+            try process.run()
+        }
+
+        /// Runs the executable product `executable` to its end.
+        static func run(
+            _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: Data = Data()
+        ) throws -> Finished {
+            try ChildProcess(executable, arguments, environment: environment, input: input).waitUntilExit()
+        }
+
+        /// What the child printed on standard output so far.
+        func output() -> String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+
+        /// What the child printed on standard error so far.
+        func errors() -> String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
+
+        var isRunning: Bool { process.isRunning }
+
+        /// Waits until the child exits; returns its exit status and everything it printed.
+        @discardableResult
+        func waitUntilExit() -> Finished {
+            process.waitUntilExit()
+            return Finished(status: process.terminationStatus, output: output(), errors: errors())
+        }
+
+        /// Sends `signal` (SIGKILL unless told) to the child if it still runs, and waits until it exits.
+        func kill(_ signal: Int32 = SIGKILL) {
+            if process.isRunning { sendSignal(signal, to: process.processIdentifier) }
+            process.waitUntilExit()
+        }
+
+        /// Waits (bounded by a generous deadline) until the child printed its first line.
+        func waitForFirstLine() throws {
+            let deadline = Date().addingTimeInterval(20)
+            while !output().contains("\n"), process.isRunning, Date() < deadline { usleep(2_000) }
+            try #require(output().contains("\n"), "the child printed no line: \(errors())")
+        }
+
+        deinit {
+            if process.isRunning { sendSignal(SIGKILL, to: process.processIdentifier) }
+            for url in [outputURL, errorURL, inputURL] { try? FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    /// `kill(2)`, named apart from `ChildProcess.kill(_:)`.
+    private func sendSignal(_ signal: Int32, to processIdentifier: Int32) {
+        _ = kill(processIdentifier, signal)
+    }
+
+    /// The AppSettingsTestHost executable (Tests/AppSettingsTestHost), built by `swift test` next to
+    /// the test bundle: a process that reads and writes settings sets as another app would.
+    enum TestHost {
+        typealias Finished = ChildProcess.Finished
+        typealias Running = ChildProcess
+
+        /// Starts the host; `environment` is added to this process's environment.
+        static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+            try ChildProcess("AppSettingsTestHost", arguments, environment: environment)
+        }
+
+        /// Starts a host loop (`sync-loop`, `count-loop`) and waits until it printed its first
+        /// counter; the loop is killed when the returned child goes away, if not before.
+        static func startLoop(_ arguments: [String]) throws -> ChildProcess {
+            let loop = try start(arguments)
+            try loop.waitForFirstLine()
+            return loop
+        }
+
+        /// Runs the host to its end.
+        static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
+            try ChildProcess.run("AppSettingsTestHost", arguments, environment: environment)
+        }
+    }
+
+    extension ChildProcess {
+        /// Kills a host loop (`sync-loop`, `count-loop`) with SIGKILL after `delay` microseconds at
+        /// most; returns the last counter it printed (one it had synchronized).
+        func killAndLastCounter(within delay: UInt32) throws -> Int {
+            usleep(UInt32.random(in: 0..<delay))
+            kill()
+            return try #require(
+                output().split(separator: "\n").last.flatMap { Int($0) }, "no counter in \(output())")
+        }
+    }
+
+    /// The `appsettings` executable, built by `swift test` next to the test bundle (the test target
+    /// depends on it), run as a user runs it.
+    enum Inspector {
+        typealias Finished = ChildProcess.Finished
+
+        /// Runs `appsettings` to its end; `input` is its standard input.
+        static func run(_ arguments: [String], input: Data = Data()) throws -> Finished {
+            try ChildProcess.run("appsettings", arguments, input: input)
+        }
+    }
+#endif

@@ -11,7 +11,11 @@
     /// Not serialized: every test has its own suite, and the host processes only touch that suite.
     @Suite("Processes")
     struct ProcessTests {
-        @Test func sharedReadFromItsOwnInitializationStopsWithAMessage() throws {
+        /// Not under ThreadSanitizer: a sanitized host that traps takes seconds to report, and once
+        /// left corelibs' `Process.waitUntilExit()` waiting after it had gone. The plain test run
+        /// (`swift test`, twice in `.ci/run`) covers it.
+        @Test(.enabled(if: !isThreadSanitized, "a trapping sanitized child is slow and once hung the wait"))
+        func sharedReadFromItsOwnInitializationStopsWithAMessage() throws {
             let finished = try TestHost.run(["shared-in-init", "-", "SelfReferencing"])
             #expect(finished.status != 0)
             #expect(!finished.output.contains("not stopped"))

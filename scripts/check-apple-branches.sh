@@ -22,6 +22,8 @@ cd "$(dirname "$0")/.."
 root="$(pwd)"
 package=IntegrationTests/AppleBranches
 scratch="${SCRATCH_PATH:-$package/.build}"
+# The macOS and tvOS builds, each in a directory of its own inside the first's (ignored by git).
+platform_scratch="$scratch/platforms"
 self_test=1
 [ "${1:-}" = "--no-self-test" ] && self_test=0
 
@@ -84,9 +86,9 @@ build "$package" "$scratch"
 # library as tvOS and watchOS build it (compiled only: the tests above ran the iOS build).
 for platform in MACOS TVOS; do
     echo "==> Building the library's and the decoder's $platform branches"
-    swift build --package-path "$package" --scratch-path "$scratch-$platform" --target AppSettings \
+    swift build --package-path "$package" --scratch-path "$platform_scratch/$platform" --target AppSettings \
         -Xswiftc -warnings-as-errors -Xswiftc "-DAPPLE_STAND_INS_$platform"
-    swift build --package-path "$package" --scratch-path "$scratch-$platform" --target AppleCoder \
+    swift build --package-path "$package" --scratch-path "$platform_scratch/$platform" --target AppleCoder \
         -Xswiftc -warnings-as-errors -Xswiftc "-DAPPLE_STAND_INS_$platform"
 done
 

@@ -110,12 +110,12 @@ extension AppSettingsObject {
     /// Copies every value (nested ones into the nested objects) and the load state from `source`.
     final func copyValues(from source: AppSettingsObject) {
         let values = source._state.withLock { state in
-            (source.slots.map { $0.anyValue }, state.unknownStoredValues, state.storedSchemaVersion)
+            (source.slots.map { $0.anyValue }, state.stored.unknownValues, state.stored.schemaVersion)
         }
         _state.withLock { state in
             for (slot, value) in zip(slots, values.0) where slot.nestedObject == nil { _ = slot.assign(value) }
-            state.unknownStoredValues = values.1
-            state.storedSchemaVersion = values.2
+            state.stored.unknownValues = values.1
+            state.stored.schemaVersion = values.2
         }
         for (slot, sourceSlot) in zip(slots, source.slots) {
             if let nested = slot.nestedObject, let sourceNested = sourceSlot.nestedObject {
@@ -185,24 +185,16 @@ extension AppSettingsObject.State {
 }
 
 extension AppSettingsObject.State {
-    /// Takes what a load into another object of the same class found: the base of the next
-    /// merge, the settings this class does not declare, the schema version and the load's error.
+    /// Takes what a load into another object of the same class found: the stored base (the base
+    /// of the next merge, the settings this class does not declare, the schema version, what
+    /// could not be read, the synced settings' cloud record) and the load's error.
     mutating func takeLoadState(of loaded: Self) {
-        takeStoredState(of: loaded)
-        unreadableStoredValue = loaded.unreadableStoredValue
+        stored = loaded.stored
         lastLoadError = loaded.lastLoadError
     }
-}
 
-extension AppSettingsObject.State {
-    /// Takes what another object of the same class knows of the stored set after loading or
-    /// writing it: the base of the next merge, the settings this class does not declare, the
-    /// schema version and the synced settings' cloud record.
+    /// Takes what another object of the same class knows of the stored set after writing it.
     mutating func takeStoredState(of other: Self) {
-        baseData = other.baseData
-        baseStoredValues = other.baseStoredValues
-        unknownStoredValues = other.unknownStoredValues
-        storedSchemaVersion = other.storedSchemaVersion
-        cloudRecord = other.cloudRecord
+        stored = other.stored
     }
 }

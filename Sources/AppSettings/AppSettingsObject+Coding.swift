@@ -15,7 +15,7 @@ extension AppSettingsObject: NSSecureCoding {
     /// be part of another archive. `UserDefaults` storage does not use this: see
     /// ``synchronizeToUserDefaults()``.
     public func encode(with coder: NSCoder) {
-        guard let snapshot = takeSnapshot(onlyIfUnsaved: false) else { return }
+        let snapshot = takeSnapshot()
         do {
             let settings = try encodedSettings(snapshot)
             coder.encode(_StoredValue.dictionary(settings).foundationObject, forKey: Self.codingSettingsKey)

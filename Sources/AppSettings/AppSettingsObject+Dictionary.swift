@@ -14,7 +14,7 @@ extension AppSettingsObject {
     /// dictionaries, `Codable` values their property-list form; a `nil` optional is left out.
     /// `const` settings are not exported. ``update(from:)`` reads this form back.
     public final func dictionaryRepresentation() -> [String: Any] {
-        guard let snapshot = takeSnapshot(onlyIfUnsaved: false) else { return [:] }
+        let snapshot = takeSnapshot()
         return dictionary(from: snapshot)
     }
 

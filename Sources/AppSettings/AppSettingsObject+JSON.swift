@@ -28,7 +28,7 @@ extension AppSettingsObject {
     /// - Throws: ``AppSettingsError/encodingFailed(key:setting:reason:)`` for a value that cannot
     ///   be encoded (as synchronizing would).
     public final func jsonRepresentation() throws -> Data {
-        guard let snapshot = takeSnapshot(onlyIfUnsaved: false) else { return Data() }
+        let snapshot = takeSnapshot()
         var document = try encodedSettings(snapshot, includingUnknown: false).mapValues(JSONForm.jsonValue)
         document[StoredSettingsInspector.schemaVersionKey] = type(of: self).schemaVersion
         do {

@@ -118,51 +118,40 @@ extension AppSettingsObject {
         return entries
     }
 
-    /// Decodes what was read from the store into this unpublished object.
+    /// Decodes what was read from the store into this unpublished object, and records it as the
+    /// object's stored base.
     func loadStoredState(from object: PreferencesValue, source: StoredSource) -> AppSettingsError? {
-        var result = LoadResult()
+        var stored = StoredBase()
+        let error: AppSettingsError?
         switch object {
         case .other(_, let typeName):
-            result.error = .notData(key: userDefaultsKey, foundType: typeName)
+            error = .notData(key: userDefaultsKey, foundType: typeName)
         case .data(let data):
-            decode(data, into: &result)
-            result.baseData = data
+            stored.data = data
+            error = decode(data, into: &stored)
         }
+        stored.unreadable = error == nil ? nil : object
         if source == .recoveryCopy {
             Log.notice("\(userDefaultsKey) was missing from its UserDefaults domain; loaded from the recovery copy")
         }
         _state.withLock { state in
-            state.baseData = result.baseData
-            state.baseStoredValues = result.baseStoredValues
-            state.unknownStoredValues = result.unknownStoredValues
-            state.storedSchemaVersion = result.storedSchemaVersion
-            state.cloudRecord = result.cloudRecord
-            state.unreadableStoredValue = result.error == nil ? nil : object
-            state.lastLoadError = result.error
+            state.stored = stored
+            state.lastLoadError = error
             state.savedGeneration = state.generation
         }
-        return result.error
+        return error
     }
 
-    private struct LoadResult {
-        var error: AppSettingsError?
-        var unknownStoredValues: [String: _StoredValue] = [:]
-        var storedSchemaVersion: Int?
-        var baseData: Data?
-        var baseStoredValues: [String: _StoredValue] = [:]
-        var cloudRecord: CloudRecord?
-    }
-
-    private func decode(_ data: Data, into result: inout LoadResult) {
-        let stored = readStoredSettings(data)
-        result.storedSchemaVersion = stored.schemaVersion
-        result.cloudRecord = stored.cloud
-        result.error = stored.error
-        guard let entries = stored.entries else { return }
-        result.baseStoredValues = entries
-        var problems = stored.problems
-        result.unknownStoredValues = apply(entries) { problems.append($0) }
-        if result.error == nil { result.error = problems.error(key: userDefaultsKey) }
+    /// Reads `data` into this object (`apply`) and `stored`; returns what could not be used.
+    private func decode(_ data: Data, into stored: inout StoredBase) -> AppSettingsError? {
+        let settings = readStoredSettings(data)
+        stored.schemaVersion = settings.schemaVersion
+        stored.cloudRecord = settings.cloud
+        guard let entries = settings.entries else { return settings.error }
+        stored.values = entries
+        var problems = settings.problems
+        stored.unknownValues = apply(entries) { problems.append($0) }
+        return settings.error ?? problems.error(key: userDefaultsKey)
     }
 
     /// A stored archive's settings as value trees by stored name, migrated to this class's
@@ -254,7 +243,7 @@ extension AppSettingsObject {
                     continue
                 }
                 let nestedUnknown = try nested.apply(nestedEntries, path: path + slot.name + ".", problem: problem)
-                nested._state.withLock { $0.unknownStoredValues = nestedUnknown }
+                nested._state.withLock { $0.stored.unknownValues = nestedUnknown }
                 continue
             }
             do {

@@ -14,19 +14,17 @@ import Foundation
 extension AppSettingsObject {
     /// What a synchronization decided under the domain's lock.
     struct Merge {
+        /// What the store holds once this is written: the object's stored base afterwards.
+        var stored: StoredBase
         /// The archive written.
-        var data: Data
+        var data: Data { stored.data ?? Data() }
         /// What was written, as value trees by stored name: the base of the next merge.
-        var settings: [String: _StoredValue]
-        var unknownStoredValues: [String: _StoredValue]
-        var storedSchemaVersion: Int?
+        var settings: [String: _StoredValue] { stored.values }
         /// An unpublished copy holding the merged values, when settings came from the store.
         var merged: AppSettingsObject?
         /// Settings changed here and in the store since the base, with different values: this
         /// object's values were written.
         var conflicts: [String] = []
-        /// What the archive holds of the synced settings' cloud values.
-        var cloudRecord: CloudRecord?
         /// Synced values the cloud would refuse, not sent (their local save went ahead).
         var cloudFailures: [AppSettingsError] = []
         /// The cloud store values were sent to, to be flushed once the locks are released.
@@ -47,9 +45,9 @@ extension AppSettingsObject {
         case nil:
             // Nothing stored (never written, or removed): this object's set as it is.
             return try written(snapshot, backup: nil)
-        case .data(let bytes) where bytes == snapshot.baseData:
+        case .data(let bytes) where bytes == snapshot.stored.data:
             // Nobody else wrote since the last load or save: nothing to merge.
-            return try written(snapshot, backup: snapshot.unreadableStoredValue)
+            return try written(snapshot, backup: snapshot.stored.unreadable)
         case .other:
             // Not a settings set: kept under a backup key, never merged into.
             return try written(snapshot, backup: stored)
@@ -72,7 +70,7 @@ extension AppSettingsObject {
         var fromStore: [String: _StoredValue] = [:]
         var changedOnBothSides: [String] = []
         for slot in slots where !slot.isConstant {
-            guard let theirs = entries[slot.name], theirs != snapshot.baseStoredValues[slot.name] else { continue }
+            guard let theirs = entries[slot.name], theirs != snapshot.stored.values[slot.name] else { continue }
             if snapshot.changedSinceBase(slot.index) {
                 changedOnBothSides.append(slot.name)
             } else {
@@ -87,15 +85,13 @@ extension AppSettingsObject {
             let scratch = makeScratchCopy(copyingValues: false)
             scratch.fill(from: snapshot)
             _ = scratch.apply(fromStore) { problems.append($0) }
-            if let filled = scratch.takeSnapshot(onlyIfUnsaved: false) {
-                source = filled
-                source.cloud = snapshot.cloud
-            }
+            source = scratch.takeSnapshot()
+            source.cloud = snapshot.cloud
             mergedObject = scratch
         }
         let declared = Set(storedSettingNames)
-        source.unknownStoredValues = entries.filter { !declared.contains($0.key) }
-        source.storedSchemaVersion = [snapshot.storedSchemaVersion, storedSettings.schemaVersion].compactMap { $0 }
+        source.stored.unknownValues = entries.filter { !declared.contains($0.key) }
+        source.stored.schemaVersion = [snapshot.stored.schemaVersion, storedSettings.schemaVersion].compactMap { $0 }
             .max()
         // Stored settings this version cannot use are kept under a backup key; the rest is merged.
         var result = try written(
@@ -120,15 +116,18 @@ extension AppSettingsObject {
         var cloudRecord = cloudRecordToWrite(snapshot.cloud, storedRecord: storedCloudRecord)
         let pushes = plannedPushes(snapshot.cloud, record: &cloudRecord, settings: settings)
         let writeID = Int64.random(in: 1...Int64.max)
-        let data = try archive(
-            settings, storedSchemaVersion: snapshot.storedSchemaVersion, writeID: writeID, cloud: cloudRecord)
+        let schemaVersion = snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion)
+        let data = archive(settings, schemaVersion: schemaVersion, writeID: writeID, cloud: cloudRecord)
         var merge = Merge(
-            data: data,
-            settings: settings,
-            unknownStoredValues: snapshot.unknownStoredValues,
-            storedSchemaVersion: snapshot.storedSchemaVersion
+            stored: StoredBase(
+                data: data,
+                values: settings,
+                unknownValues: snapshot.stored.unknownValues,
+                schemaVersion: schemaVersion,
+                unreadable: nil,
+                cloudRecord: cloudRecord
+            )
         )
-        merge.cloudRecord = cloudRecord
         merge.cloudFailures = pushes.failures
         merge.sentTo = pushes.values.isEmpty ? nil : snapshot.cloud.sync
         var write = SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: merge)
@@ -152,18 +151,11 @@ extension AppSettingsObject {
         }
     }
 
-    /// After the write: records what was written as the new base and takes over the merged values.
+    /// After the write: what was written is the new stored base (what could not be read before is
+    /// replaced, and was kept under a backup key when it was still stored); takes over the merged values.
     /// Returns what to announce once the locks are released.
     func adoptMerged(_ merge: Merge, over snapshot: Snapshot) -> [(object: AppSettingsObject, indices: [Int])] {
-        _state.withLock { state in
-            state.baseData = merge.data
-            state.baseStoredValues = merge.settings
-            state.unknownStoredValues = merge.unknownStoredValues
-            state.cloudRecord = merge.cloudRecord
-            if let version = merge.storedSchemaVersion, version > state.storedSchemaVersion ?? .min {
-                state.storedSchemaVersion = version
-            }
-        }
+        _state.withLock { $0.stored = merge.stored }
         guard let merged = merge.merged else { return [] }
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
         adoptStoredValues(of: merged, over: snapshot, into: &adopted)

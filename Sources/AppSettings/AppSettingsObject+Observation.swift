@@ -139,7 +139,7 @@ extension AppSettingsObject {
     /// `stored` (`nil`: not readable as bytes). Nothing to tell when it is what this object last
     /// loaded or saved (it merged that write already, or wrote it).
     final func storedSettingsDidChange(inAnotherProcess stored: Data?) {
-        if let stored, stored == _state.withLock({ $0.baseData }) { return }
+        if let stored, stored == _state.withLock({ $0.stored.data }) { return }
         storedSettingsDidChange()
     }
 
@@ -147,9 +147,8 @@ extension AppSettingsObject {
     /// changed since that was checked: an assignment made meanwhile on another thread stays, and
     /// stays unsaved.
     private func reloadIfClean() {
-        guard let snapshot = takeSnapshot(onlyIfUnsaved: false),
-            _state.withLock({ $0.savedGeneration == snapshot.generation })
-        else { return }
+        let snapshot = takeSnapshot()
+        guard _state.withLock({ $0.savedGeneration == snapshot.generation }) else { return }
         let scratch = makeScratchCopy(copyingValues: false)
         scratch.resetToDeveloperDefaults()
         let error = scratch.loadStoredState(refresh: true)

@@ -315,7 +315,7 @@ extension AppSettingsObject {
             names.insert(holding.name, at: 0)
             current = parent
         }
-        let base = current._state.withLock { $0.baseStoredValues }
+        let base = current._state.withLock { $0.stored.values }
         var entries = base
         for name in names.dropLast() {
             guard case .dictionary(let inner)? = entries[name] else { return .developerDefault }

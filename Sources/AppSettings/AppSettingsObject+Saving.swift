@@ -48,7 +48,9 @@ extension AppSettingsObject {
         try checkStorable()
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
         let synchronization: Synchronization? = try withSynchronizationLock {
-            guard let snapshot = takeSnapshot(onlyIfUnsaved: !forcing) else { return nil }
+            let snapshot = takeSnapshot()
+            // Changed since the check above? Another thread may have synchronized meanwhile.
+            guard forcing || snapshot.generation != snapshot.savedGeneration else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
             let (backupKey, merge) = try store.write { stored in try merged(snapshot, with: stored) }
             markSaved(snapshot)
@@ -91,13 +93,10 @@ extension AppSettingsObject {
         var generation: UInt64
         var values: [Any?]
         var nested: [Int: Snapshot]
-        var unknownStoredValues: [String: _StoredValue]
-        var storedSchemaVersion: Int?
-        var unreadableStoredValue: PreferencesValue?
+        /// What the store held after the last load or save, as the object knew it then.
+        var stored: StoredBase
         var savedGeneration: UInt64 = 0
         var changeGenerations: [UInt64] = []
-        var baseData: Data?
-        var baseStoredValues: [String: _StoredValue] = [:]
         var cloud = CloudSnapshot()
 
         /// Whether the setting at `index` changed since the last load or save.
@@ -106,32 +105,25 @@ extension AppSettingsObject {
         }
     }
 
-    func takeSnapshot(onlyIfUnsaved: Bool) -> Snapshot? {
-        let snapshot = _state.withLock { state -> Snapshot? in
-            if onlyIfUnsaved, state.generation == state.savedGeneration { return nil }
-            return Snapshot(
+    /// The values and the stored base of this moment (nested objects' too), taken under the lock.
+    func takeSnapshot() -> Snapshot {
+        var snapshot = _state.withLock { state in
+            Snapshot(
                 generation: state.generation,
                 values: slots.map { $0.isConstant || $0.nestedObject != nil ? nil : $0.anyValue },
                 nested: [:],
-                unknownStoredValues: state.unknownStoredValues,
-                storedSchemaVersion: state.storedSchemaVersion,
-                unreadableStoredValue: state.unreadableStoredValue,
+                stored: state.stored,
                 savedGeneration: state.savedGeneration,
                 changeGenerations: state.changeGenerations,
-                baseData: state.baseData,
-                baseStoredValues: state.baseStoredValues,
                 cloud: CloudSnapshot(
-                    record: state.cloudRecord,
+                    record: state.stored.cloudRecord,
                     sync: state.cloudSync,
                     changed: state.changesCameFromCloud ? [] : syncedSettingsChanged(in: state)
                 )
             )
         }
-        guard var snapshot else { return nil }
         for slot in slots where !slot.isConstant {
-            if let nested = slot.nestedObject?.takeSnapshot(onlyIfUnsaved: false) {
-                snapshot.nested[slot.index] = nested
-            }
+            if let nested = slot.nestedObject?.takeSnapshot() { snapshot.nested[slot.index] = nested }
         }
         return snapshot
     }
@@ -150,7 +142,7 @@ extension AppSettingsObject {
     /// carried-over unknown ones. What the archive writer and `hash` take.
     /// Without `includingUnknown`, only the declared settings (a JSON document of this class).
     func encodedSettings(_ snapshot: Snapshot, includingUnknown: Bool = true) throws -> [String: _StoredValue] {
-        var settings = includingUnknown ? snapshot.unknownStoredValues : [:]
+        var settings = includingUnknown ? snapshot.stored.unknownValues : [:]
         for slot in slots where !slot.isConstant {
             if let nested = snapshot.nested[slot.index] {
                 settings[slot.name] = .dictionary(
@@ -167,33 +159,30 @@ extension AppSettingsObject {
     }
 
     func archive(_ snapshot: Snapshot) throws -> Data {
-        try archive(
-            encodedSettings(snapshot), storedSchemaVersion: snapshot.storedSchemaVersion, cloud: snapshot.cloud.record)
+        archive(
+            try encodedSettings(snapshot),
+            schemaVersion: snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion),
+            cloud: snapshot.cloud.record)
     }
 
     /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
     /// unless one is given.
     func archive(
         _ settings: [String: _StoredValue],
-        storedSchemaVersion: Int?,
+        schemaVersion: Int,
         writeID: Int64 = .random(in: 1...Int64.max),
         cloud: CloudRecord? = nil
-    ) throws -> Data {
-        let schemaVersion = max(storedSchemaVersion ?? 0, type(of: self).schemaVersion)
-        return KeyedArchiveWriter.archive(
+    ) -> Data {
+        KeyedArchiveWriter.archive(
             schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
             cloud: cloud.flatMap { $0.isEmpty ? nil : $0 })
     }
 
-    /// Records that `snapshot` is stored; what a load could not use is replaced (and was kept
-    /// under a backup key when it was still stored).
+    /// Records that `snapshot` is stored: no unsaved changes up to it (the new stored base is
+    /// taken by `adoptMerged`).
     private func markSaved(_ snapshot: Snapshot) {
         _state.withLock { state in
             state.savedGeneration = max(state.savedGeneration, snapshot.generation)
-            state.unreadableStoredValue = nil
-            if state.storedSchemaVersion.map({ $0 < type(of: self).schemaVersion }) ?? true {
-                state.storedSchemaVersion = type(of: self).schemaVersion
-            }
         }
         for slot in slots {
             if let nested = snapshot.nested[slot.index] { slot.nestedObject?.markSaved(nested) }

@@ -69,7 +69,7 @@ extension AppSettingsObject {
         // Synced before, or the store's local copy holds values of this set (it has downloaded
         // them, and may post no notice of it): what arrived while the app was not syncing is
         // taken, what was stored meanwhile is sent.
-        let syncedBefore = _state.withLock { $0.cloudRecord?.base != nil }
+        let syncedBefore = _state.withLock { $0.stored.cloudRecord?.base != nil }
         if syncedBefore || slots.contains(where: { $0.syncs && store.object(forKey: cloudKey(of: $0)) != nil }) {
             try pull(CloudKeyValueStoreChange(reason: .serverChange, changedKeys: []), from: sync)
         }
@@ -118,7 +118,7 @@ extension AppSettingsObject {
     private func pull(_ change: CloudKeyValueStoreChange, from sync: CloudSync) throws {
         let outcome: PullOutcome? = try _synchronization.withLock { _ in
             // A notice that arrives after `stopSyncing()` (or for a replaced store) is ignored.
-            guard var record = _state.withLock({ $0.cloudSync === sync ? $0.cloudRecord ?? CloudRecord() : nil })
+            guard var record = _state.withLock({ $0.cloudSync === sync ? $0.stored.cloudRecord ?? CloudRecord() : nil })
             else { return nil }
             var outcome = PullOutcome()
             var refused: Set<String> = []
@@ -149,7 +149,7 @@ extension AppSettingsObject {
                 Log.error("\(type(of: self)): taking values from the cloud: \(error)")
             }
             // Another writer of the set (an extension) may have stored changes to send.
-            let storedRecord = scratch._state.withLock { $0.cloudRecord }
+            let storedRecord = scratch._state.withLock { $0.stored.cloudRecord }
             if change.reason != .accountChange, let storedPending = storedRecord?.pending {
                 record.pending.formUnion(storedPending)
             }
@@ -160,11 +160,11 @@ extension AppSettingsObject {
             }
             // Nothing taken, nothing to send, nothing new to record: nothing to store.
             guard tookValues || !record.pending.isEmpty || record != storedRecord else {
-                _state.withLock { $0.cloudRecord = record }
+                _state.withLock { $0.stored.cloudRecord = record }
                 return outcome
             }
             scratch._state.withLock { state in
-                state.cloudRecord = record
+                state.stored.cloudRecord = record
                 state.cloudSync = sync
                 state.changesCameFromCloud = true
             }
@@ -175,11 +175,10 @@ extension AppSettingsObject {
             // written over it by its next synchronization, without a merge.
             let written = scratch._state.withLock { $0 }
             _state.withLock { $0.takeStoredState(of: written) }
-            if var snapshot = takeSnapshot(onlyIfUnsaved: false) {
-                // Only settings without unsaved changes take the stored values.
-                snapshot.generation = snapshot.savedGeneration
-                adoptStoredValues(of: scratch, over: snapshot, into: &outcome.adopted)
-            }
+            // Only settings without unsaved changes take the stored values.
+            var snapshot = takeSnapshot()
+            snapshot.generation = snapshot.savedGeneration
+            adoptStoredValues(of: scratch, over: snapshot, into: &outcome.adopted)
             return outcome
         }
         guard let outcome else { return }

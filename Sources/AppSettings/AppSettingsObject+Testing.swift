@@ -16,7 +16,7 @@ extension AppSettingsObject {
     @_spi(Testing)
     public func _archivedBytes() throws -> Data {
         try checkStorable()
-        guard let snapshot = takeSnapshot(onlyIfUnsaved: false) else { return Data() }
+        let snapshot = takeSnapshot()
         return try archive(snapshot)
     }
 

@@ -36,23 +36,14 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         /// The `generation` of each setting's last change, by declaration position: a setting
         /// changed since the last load or save while it is above `savedGeneration`.
         @usableFromInline var changeGenerations: [UInt64] = []
-        /// The base of a merge: what the store held after the last load or save, as its bytes
-        /// (when they are still stored, nobody else wrote) and as value trees by stored name.
-        var baseData: Data?
-        var baseStoredValues: [String: _StoredValue] = [:]
-        /// Stored values of settings this class does not declare: carried over on every sync.
-        var unknownStoredValues: [String: _StoredValue] = [:]
-        var storedSchemaVersion: Int?
-        /// What was stored when a load could not use all of it: backed up before it is replaced.
-        var unreadableStoredValue: PreferencesValue?
+        /// What the store held after the last load or save (the base of a merge), in one value.
+        var stored = StoredBase()
         var lastLoadError: AppSettingsError?
         var reloadsWhenStoredSettingsChange = false
         var parent: WeakSettingsObject?
         var transactionDepth = 0
         var changedInTransaction: Set<Int> = []
         var continuations: [UUID: AsyncStream<AppSettingsChange>.Continuation] = [:]
-        /// What the stored set knows of its synced settings' cloud values (see `CloudRecord`).
-        var cloudRecord: CloudRecord?
         /// The cloud store this object syncs with, while it does.
         var cloudSync: CloudSync?
         /// Set on the scratch copy a pull stores through: its changes came from the cloud, so
@@ -140,7 +131,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
             var problems = LoadProblems()
             let unknown = apply(entries) { problems.append($0) }
             _state.withLock { state in
-                state.unknownStoredValues = unknown
+                state.stored.unknownValues = unknown
                 state.lastLoadError = problems.error(key: userDefaultsKey)
             }
         }

@@ -9,8 +9,7 @@ import Foundation
 extension AppSettingsObject: SettingValue {
     /// Stores the object's settings as a dictionary.
     public static func _storedValue(of value: AppSettingsObject) throws -> _StoredValue {
-        guard let snapshot = value.takeSnapshot(onlyIfUnsaved: false) else { return .dictionary([:]) }
-        return .dictionary(try value.encodedSettings(snapshot))
+        .dictionary(try value.encodedSettings(value.takeSnapshot()))
     }
 
     /// Creates a new object (developer defaults, nothing loaded from `UserDefaults`) filled with
@@ -26,7 +25,7 @@ extension AppSettingsObject: SettingValue {
         let unknown = try object.apply(entries) { problem in
             throw _StoredValueMismatch(expected: Self.self, foundDescription: "\(problem.setting) \(problem.reason)")
         }
-        object._state.withLock { $0.unknownStoredValues = unknown }
+        object._state.withLock { $0.stored.unknownValues = unknown }
         object.publish()
         return object
     }

@@ -17,7 +17,7 @@ extension AppSettingsObject: NSSecureCoding {
     public func encode(with coder: NSCoder) {
         let snapshot = takeSnapshot()
         do {
-            let settings = try encodedSettings(snapshot)
+            let settings = try codec.encodedSettings(snapshot)
             coder.encode(_StoredValue.dictionary(settings).foundationObject, forKey: Self.codingSettingsKey)
         } catch {
             // `encode(with:)` cannot throw, and `failWithError` traps in corelibs' archivers: the

@@ -23,7 +23,7 @@ extension AppSettingsObject {
         var hasher = Hasher()
         hasher.combine(ObjectIdentifier(type(of: self)))
         // A value that cannot be encoded leaves the hash to the class: equal objects still hash alike.
-        if let settings = try? encodedSettings(takeSnapshot()) {
+        if let settings = try? codec.encodedSettings(takeSnapshot()) {
             let declared = Set(storedSettingNames)
             hasher.combine(settings.filter { name, _ in declared.contains(name) })
         }

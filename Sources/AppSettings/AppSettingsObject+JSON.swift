@@ -29,7 +29,7 @@ extension AppSettingsObject {
     ///   be encoded (as synchronizing would).
     public final func jsonRepresentation() throws -> Data {
         let snapshot = takeSnapshot()
-        var document = try encodedSettings(snapshot, includingUnknown: false).mapValues(JSONForm.jsonValue)
+        var document = try codec.encodedSettings(snapshot, includingUnknown: false).mapValues(JSONForm.jsonValue)
         document[StoredSettingsInspector.schemaVersionKey] = type(of: self).schemaVersion
         do {
             return try JSONForm.documentData(document)
@@ -78,7 +78,7 @@ extension AppSettingsObject {
             var entries = document.entries
             let version = document.schemaVersion ?? type(of: self).schemaVersion
             if version < type(of: self).schemaVersion {
-                entries = try scratch.migrated(entries, from: version)
+                entries = try scratch.codec.migrated(entries, from: version)
             }
             let stored = try scratch.storedEntries(fromJSONForm: entries, key: userDefaultsKey)
             _ = try scratch.apply(stored) { problem in

@@ -144,7 +144,7 @@ extension AppSettingsObject {
 
     /// Reads `data` into this object (`apply`) and `stored`; returns what could not be used.
     private func decode(_ data: Data, into stored: inout StoredBase) -> AppSettingsError? {
-        let settings = readStoredSettings(data)
+        let settings = codec.readStoredSettings(data)
         stored.schemaVersion = settings.schemaVersion
         stored.cloudRecord = settings.cloud
         guard let entries = settings.entries else { return settings.error }
@@ -152,53 +152,6 @@ extension AppSettingsObject {
         var problems = settings.problems
         stored.unknownValues = apply(entries) { problems.append($0) }
         return settings.error ?? problems.error(key: userDefaultsKey)
-    }
-
-    /// A stored archive's settings as value trees by stored name, migrated to this class's
-    /// schema version: the load path up to `apply`, shared by a load and a merge.
-    struct StoredSettings {
-        /// `nil` when the archive cannot be read at all.
-        var entries: [String: _StoredValue]?
-        /// The schema version of `entries` (this class's after a migration).
-        var schemaVersion: Int?
-        /// Settings whose stored values could not be read; they are missing from `entries`.
-        var problems = LoadProblems()
-        /// Why the archive, or its migration, failed (`entries` then holds the unmigrated values).
-        var error: AppSettingsError?
-        /// The synced settings' cloud values, when the set has them.
-        var cloud: CloudRecord?
-    }
-
-    func readStoredSettings(_ data: Data) -> StoredSettings {
-        let key = userDefaultsKey
-        var result = StoredSettings()
-        var entries: [String: _StoredValue] = [:]
-        do {
-            let set = try KeyedArchiveReader.settingsValues(of: data)
-            result.schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
-            entries = set.values
-            result.cloud = set.cloud
-            for (name, error) in set.unreadable {
-                result.problems.append(setting: name, reason: error.description)
-            }
-        } catch {
-            result.error = .unreadableArchive(key: key, settings: storedSettingNames, reason: "\(error)")
-            return result
-        }
-        let storedVersion = result.schemaVersion ?? 0
-        let currentVersion = type(of: self).schemaVersion
-        if storedVersion < currentVersion {
-            do {
-                entries = try migrated(entries, from: storedVersion)
-                result.schemaVersion = currentVersion
-            } catch let error as AppSettingsError {
-                result.error = error
-            } catch {
-                result.error = .migrationFailed(key: key, fromSchemaVersion: storedVersion, reason: "\(error)")
-            }
-        }
-        result.entries = entries
-        return result
     }
 
     /// The names that are stored: every setting but the `const` ones.
@@ -282,24 +235,6 @@ extension AppSettingsObject {
         func error(key: String) -> AppSettingsError? {
             settings.isEmpty ? nil : .unreadableSettings(key: key, settings: settings, reasons: reasons)
         }
-    }
-
-    func migrated(_ entries: [String: _StoredValue], from version: Int) throws -> [String: _StoredValue] {
-        var values = entries.mapValues { $0.migrationValue }
-        try migrate(&values, fromSchemaVersion: version)
-        var result: [String: _StoredValue] = [:]
-        for (name, value) in values {
-            guard let stored = _StoredValue(propertyListValue: value) else {
-                throw AppSettingsError.migrationFailed(
-                    key: userDefaultsKey,
-                    fromSchemaVersion: version,
-                    reason:
-                        "migrate(_:fromSchemaVersion:) left '\(name)' with a value that is not a property-list value"
-                )
-            }
-            result[name] = stored
-        }
-        return result
     }
 }
 

@@ -52,7 +52,7 @@ extension AppSettingsObject {
             // Not a settings set: kept under a backup key, never merged into.
             return try written(snapshot, backup: stored)
         case .data(let bytes):
-            let storedSettings = readStoredSettings(bytes)
+            let storedSettings = codec.readStoredSettings(bytes)
             guard let entries = storedSettings.entries, storedSettings.error == nil else {
                 // Unreadable: kept under a backup key and replaced, as after a failed load.
                 return try written(snapshot, backup: stored)
@@ -64,7 +64,7 @@ extension AppSettingsObject {
     private func merged(
         _ snapshot: Snapshot,
         with entries: [String: _StoredValue],
-        storedSettings: StoredSettings,
+        storedSettings: SettingsCodec.StoredSettings,
         bytes: Data
     ) throws -> SettingsStore.Write<Merge> {
         var fromStore: [String: _StoredValue] = [:]
@@ -112,12 +112,12 @@ extension AppSettingsObject {
         backup: PreferencesValue?,
         mergingCloudRecord storedCloudRecord: CloudRecord?? = nil
     ) throws -> SettingsStore.Write<Merge> {
-        let settings = try encodedSettings(snapshot)
+        let settings = try codec.encodedSettings(snapshot)
         var cloudRecord = cloudRecordToWrite(snapshot.cloud, storedRecord: storedCloudRecord)
         let pushes = plannedPushes(snapshot.cloud, record: &cloudRecord, settings: settings)
         let writeID = Int64.random(in: 1...Int64.max)
         let schemaVersion = snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion)
-        let data = archive(settings, schemaVersion: schemaVersion, writeID: writeID, cloud: cloudRecord)
+        let data = codec.archive(settings, schemaVersion: schemaVersion, writeID: writeID, cloud: cloudRecord)
         var merge = Merge(
             stored: StoredBase(
                 data: data,

@@ -138,46 +138,6 @@ extension AppSettingsObject {
         return changed
     }
 
-    /// A snapshot encoded as value trees by stored name: the declared settings plus the
-    /// carried-over unknown ones. What the archive writer and `hash` take.
-    /// Without `includingUnknown`, only the declared settings (a JSON document of this class).
-    func encodedSettings(_ snapshot: Snapshot, includingUnknown: Bool = true) throws -> [String: _StoredValue] {
-        var settings = includingUnknown ? snapshot.stored.unknownValues : [:]
-        for slot in slots where !slot.isConstant {
-            if let nested = snapshot.nested[slot.index] {
-                settings[slot.name] = .dictionary(
-                    try slot.nestedObject?.encodedSettings(nested, includingUnknown: includingUnknown) ?? [:])
-            } else if let value = snapshot.values[slot.index] {
-                do {
-                    settings[slot.name] = try slot.storedValue(of: value)
-                } catch {
-                    throw AppSettingsError.encodingFailed(key: userDefaultsKey, setting: slot.name, reason: "\(error)")
-                }
-            }
-        }
-        return settings
-    }
-
-    func archive(_ snapshot: Snapshot) throws -> Data {
-        archive(
-            try encodedSettings(snapshot),
-            schemaVersion: snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion),
-            cloud: snapshot.cloud.record)
-    }
-
-    /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
-    /// unless one is given.
-    func archive(
-        _ settings: [String: _StoredValue],
-        schemaVersion: Int,
-        writeID: Int64 = .random(in: 1...Int64.max),
-        cloud: CloudRecord? = nil
-    ) -> Data {
-        KeyedArchiveWriter.archive(
-            schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
-            cloud: cloud.flatMap { $0.isEmpty ? nil : $0 })
-    }
-
     /// Records that `snapshot` is stored: no unsaved changes up to it (the new stored base is
     /// taken by `adoptMerged`).
     private func markSaved(_ snapshot: Snapshot) {

@@ -17,7 +17,7 @@ extension AppSettingsObject {
     public func _archivedBytes() throws -> Data {
         try checkStorable()
         let snapshot = takeSnapshot()
-        return try archive(snapshot)
+        return try codec.archive(snapshot)
     }
 
     /// What the store holds under this object's key, read as a load reads it. For the

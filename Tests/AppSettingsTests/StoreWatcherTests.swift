@@ -18,7 +18,7 @@ import Testing
             // another test's live object keeps the watch running: then inotify tells).
             let other = MySettings(userDefaults: suite.another())
             other.theme = .dark
-            let bytes = try other.archive(other.takeSnapshot())
+            let bytes = try other.codec.archive(other.takeSnapshot())
             let copy = try #require(settings.recoveryCopyURL)
             try FileManager.default.createDirectory(
                 at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -9,7 +9,7 @@ import Foundation
 extension AppSettingsObject: SettingValue {
     /// Stores the object's settings as a dictionary.
     public static func _storedValue(of value: AppSettingsObject) throws -> _StoredValue {
-        .dictionary(try value.encodedSettings(value.takeSnapshot()))
+        .dictionary(try value.codec.encodedSettings(value.takeSnapshot()))
     }
 
     /// Creates a new object (developer defaults, nothing loaded from `UserDefaults`) filled with

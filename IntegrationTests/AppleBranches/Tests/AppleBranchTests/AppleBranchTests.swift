@@ -129,7 +129,7 @@ struct AppleBranchTests {
         // recorded), its own post of the notice.
         let other = Counters(userDefaults: suite.plain())
         other.first = 7
-        let data = try other.archive(other.takeSnapshot())
+        let data = try other.codec.archive(other.takeSnapshot())
         suite.plain().set(data, forKey: settings.userDefaultsKey)
         _ = notify_post(settings.store.domain.noticeName(forKey: settings.userDefaultsKey))
         for _ in 0..<200 where settings.first != 7 { try await Task.sleep(for: .milliseconds(10)) }

@@ -1,0 +1,128 @@
+import Foundation
+
+/// The stored form of one settings object: its values as archive bytes and archive bytes as
+/// values, migration included. One place for both directions; the save path
+/// (`AppSettingsObject+Saving.swift`, `+Merging`) and the load path (`+Loading`) call it, and so do
+/// the other ways values leave or enter an object (a JSON document, `NSCoding`, equality). The
+/// size check is the store's: it needs the domain's other keys (`SettingsStore`).
+struct SettingsCodec {
+    let object: AppSettingsObject
+
+    typealias Snapshot = AppSettingsObject.Snapshot
+
+    // MARK: Values to bytes
+
+    /// A snapshot encoded as value trees by stored name: the declared settings plus the
+    /// carried-over unknown ones. What the archive writer and `hash` take.
+    /// Without `includingUnknown`, only the declared settings (a JSON document of this class).
+    func encodedSettings(_ snapshot: Snapshot, includingUnknown: Bool = true) throws -> [String: _StoredValue] {
+        var settings = includingUnknown ? snapshot.stored.unknownValues : [:]
+        for slot in object.slots where !slot.isConstant {
+            if let nested = snapshot.nested[slot.index] {
+                settings[slot.name] = .dictionary(
+                    try slot.nestedObject?.codec.encodedSettings(nested, includingUnknown: includingUnknown) ?? [:])
+            } else if let value = snapshot.values[slot.index] {
+                do {
+                    settings[slot.name] = try slot.storedValue(of: value)
+                } catch {
+                    throw AppSettingsError.encodingFailed(
+                        key: object.userDefaultsKey, setting: slot.name, reason: "\(error)")
+                }
+            }
+        }
+        return settings
+    }
+
+    func archive(_ snapshot: Snapshot) throws -> Data {
+        archive(
+            try encodedSettings(snapshot),
+            schemaVersion: snapshot.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion),
+            cloud: snapshot.cloud.record)
+    }
+
+    /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
+    /// unless one is given.
+    func archive(
+        _ settings: [String: _StoredValue],
+        schemaVersion: Int,
+        writeID: Int64 = .random(in: 1...Int64.max),
+        cloud: CloudRecord? = nil
+    ) -> Data {
+        KeyedArchiveWriter.archive(
+            schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
+            cloud: cloud.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    // MARK: Bytes to values
+
+    /// A stored archive's settings as value trees by stored name, migrated to this class's
+    /// schema version: the load path up to `apply`, shared by a load and a merge.
+    struct StoredSettings {
+        /// `nil` when the archive cannot be read at all.
+        var entries: [String: _StoredValue]?
+        /// The schema version of `entries` (this class's after a migration).
+        var schemaVersion: Int?
+        /// Settings whose stored values could not be read; they are missing from `entries`.
+        var problems = AppSettingsObject.LoadProblems()
+        /// Why the archive, or its migration, failed (`entries` then holds the unmigrated values).
+        var error: AppSettingsError?
+        /// The synced settings' cloud values, when the set has them.
+        var cloud: CloudRecord?
+    }
+
+    func readStoredSettings(_ data: Data) -> StoredSettings {
+        let key = object.userDefaultsKey
+        var result = StoredSettings()
+        var entries: [String: _StoredValue] = [:]
+        do {
+            let set = try KeyedArchiveReader.settingsValues(of: data)
+            result.schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
+            entries = set.values
+            result.cloud = set.cloud
+            for (name, error) in set.unreadable {
+                result.problems.append(setting: name, reason: error.description)
+            }
+        } catch {
+            result.error = .unreadableArchive(key: key, settings: object.storedSettingNames, reason: "\(error)")
+            return result
+        }
+        let storedVersion = result.schemaVersion ?? 0
+        let currentVersion = type(of: object).schemaVersion
+        if storedVersion < currentVersion {
+            do {
+                entries = try migrated(entries, from: storedVersion)
+                result.schemaVersion = currentVersion
+            } catch let error as AppSettingsError {
+                result.error = error
+            } catch {
+                result.error = .migrationFailed(key: key, fromSchemaVersion: storedVersion, reason: "\(error)")
+            }
+        }
+        result.entries = entries
+        return result
+    }
+
+    /// `entries` after the class's `migrate(_:fromSchemaVersion:)`, back in stored form.
+    func migrated(_ entries: [String: _StoredValue], from version: Int) throws -> [String: _StoredValue] {
+        var values = entries.mapValues { $0.migrationValue }
+        try object.migrate(&values, fromSchemaVersion: version)
+        var result: [String: _StoredValue] = [:]
+        for (name, value) in values {
+            guard let stored = _StoredValue(propertyListValue: value) else {
+                throw AppSettingsError.migrationFailed(
+                    key: object.userDefaultsKey,
+                    fromSchemaVersion: version,
+                    reason:
+                        "migrate(_:fromSchemaVersion:) left '\(name)' with a value that is not a property-list value"
+                )
+            }
+            result[name] = stored
+        }
+        return result
+    }
+}
+
+extension AppSettingsObject {
+    /// This object's stored form (see ``SettingsCodec``).
+    var codec: SettingsCodec { SettingsCodec(object: self) }
+}

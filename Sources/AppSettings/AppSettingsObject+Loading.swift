@@ -211,7 +211,7 @@ extension AppSettingsObject {
             }
         }
         _state.withLock { _ in
-            for (slot, value) in decoded { slot.store(value) }
+            for (slot, value) in decoded { slot.assignWithoutComparing(value) }
         }
         checkAfterDecode()
         return unknown

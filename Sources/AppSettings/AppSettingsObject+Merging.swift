@@ -12,8 +12,9 @@ import Foundation
 // nested settings object is one setting. The merged values are adopted by the object afterwards.
 
 extension AppSettingsObject {
-    /// What a synchronization decided under the domain's lock.
-    struct Merge {
+    /// What a synchronization decided to write under the domain's lock (merged with another
+    /// writer's set or not).
+    struct WriteDecision {
         /// What the store holds once this is written: the object's stored base afterwards.
         var stored: StoredBase
         /// The archive written.
@@ -33,14 +34,14 @@ extension AppSettingsObject {
 
     /// A finished synchronization, for what is reported after the locks are released.
     struct Synchronization {
-        var merge: Merge
+        var decision: WriteDecision
         var backupKey: String?
         /// Objects (this one last) and the positions of the settings they took from the store.
         var adopted: [(object: AppSettingsObject, indices: [Int])]
     }
 
     /// Decides what to write, from `snapshot` and what is stored now (read under the domain's lock).
-    func merged(_ snapshot: Snapshot, with stored: PreferencesValue?) throws -> SettingsStore.Write<Merge> {
+    func merged(_ snapshot: Snapshot, with stored: PreferencesValue?) throws -> SettingsStore.Write<WriteDecision> {
         switch stored {
         case nil:
             // Nothing stored (never written, or removed): this object's set as it is.
@@ -66,7 +67,7 @@ extension AppSettingsObject {
         with entries: [String: _StoredValue],
         storedSettings: SettingsCodec.StoredSettings,
         bytes: Data
-    ) throws -> SettingsStore.Write<Merge> {
+    ) throws -> SettingsStore.Write<WriteDecision> {
         var fromStore: [String: _StoredValue] = [:]
         var changedOnBothSides: [String] = []
         for slot in slots where !slot.isConstant {
@@ -111,14 +112,14 @@ extension AppSettingsObject {
         _ snapshot: Snapshot,
         backup: PreferencesValue?,
         mergingCloudRecord storedCloudRecord: CloudRecord?? = nil
-    ) throws -> SettingsStore.Write<Merge> {
+    ) throws -> SettingsStore.Write<WriteDecision> {
         let settings = try codec.encodedSettings(snapshot)
         var cloudRecord = cloudRecordToWrite(snapshot.cloud, storedRecord: storedCloudRecord)
         let pushes = plannedPushes(snapshot.cloud, record: &cloudRecord, settings: settings)
         let writeID = Int64.random(in: 1...Int64.max)
         let schemaVersion = snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion)
         let data = codec.archive(settings, schemaVersion: schemaVersion, writeID: writeID, cloud: cloudRecord)
-        var merge = Merge(
+        var decision = WriteDecision(
             stored: StoredBase(
                 data: data,
                 values: settings,
@@ -128,9 +129,9 @@ extension AppSettingsObject {
                 cloudRecord: cloudRecord
             )
         )
-        merge.cloudFailures = pushes.failures
-        merge.sentTo = pushes.values.isEmpty ? nil : snapshot.cloud.sync
-        var write = SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: merge)
+        decision.cloudFailures = pushes.failures
+        decision.sentTo = pushes.values.isEmpty ? nil : snapshot.cloud.sync
+        var write = SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: decision)
         if let sync = snapshot.cloud.sync, !pushes.values.isEmpty {
             write.willWrite = { sync.send(pushes.values) }
         }
@@ -154,9 +155,11 @@ extension AppSettingsObject {
     /// After the write: what was written is the new stored base (what could not be read before is
     /// replaced, and was kept under a backup key when it was still stored); takes over the merged values.
     /// Returns what to announce once the locks are released.
-    func adoptMerged(_ merge: Merge, over snapshot: Snapshot) -> [(object: AppSettingsObject, indices: [Int])] {
-        _state.withLock { $0.stored = merge.stored }
-        guard let merged = merge.merged else { return [] }
+    func adoptWritten(_ decision: WriteDecision, over snapshot: Snapshot) -> [(
+        object: AppSettingsObject, indices: [Int]
+    )] {
+        _state.withLock { $0.stored = decision.stored }
+        guard let merged = decision.merged else { return [] }
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
         adoptStoredValues(of: merged, over: snapshot, into: &adopted)
         return adopted
@@ -199,8 +202,8 @@ extension AppSettingsObject {
         for (object, indices) in synchronization.adopted {
             object.announce(indices, propagatesToParent: false)
         }
-        reportSyncFailures(synchronization.merge.cloudFailures)
-        let conflicts = synchronization.merge.conflicts
+        reportSyncFailures(synchronization.decision.cloudFailures)
+        let conflicts = synchronization.decision.conflicts
         guard !conflicts.isEmpty else { return }
         Log.notice(
             "\(userDefaultsKey): \(conflicts.joined(separator: ", ")) changed here and in the store since the "

@@ -52,18 +52,19 @@ extension AppSettingsObject {
             // Changed since the check above? Another thread may have synchronized meanwhile.
             guard forcing || snapshot.generation != snapshot.savedGeneration else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
-            let (backupKey, merge) = try store.write { stored in try merged(snapshot, with: stored) }
+            let (backupKey, decision) = try store.write { stored in try merged(snapshot, with: stored) }
             markSaved(snapshot)
-            return Synchronization(merge: merge, backupKey: backupKey, adopted: adoptMerged(merge, over: snapshot))
+            return Synchronization(
+                decision: decision, backupKey: backupKey, adopted: adoptWritten(decision, over: snapshot))
         }
         guard let synchronization else { return nil }
         if let backupKey = synchronization.backupKey {
             Log.notice("\(userDefaultsKey): the value that could not be read was kept under '\(backupKey)'")
         }
         // A pull flushes once its own lock is released.
-        if owner == nil { synchronization.merge.sentTo?.flush() }
+        if owner == nil { synchronization.decision.sentTo?.flush() }
         report(synchronization)
-        StoreRegistry.storeDidChange(self, stored: synchronization.merge.data, except: owner)
+        StoreRegistry.storeDidChange(self, stored: synchronization.decision.data, except: owner)
         return synchronization
     }
 
@@ -139,7 +140,7 @@ extension AppSettingsObject {
     }
 
     /// Records that `snapshot` is stored: no unsaved changes up to it (the new stored base is
-    /// taken by `adoptMerged`).
+    /// taken by `adoptWritten`).
     private func markSaved(_ snapshot: Snapshot) {
         _state.withLock { state in
             state.savedGeneration = max(state.savedGeneration, snapshot.generation)

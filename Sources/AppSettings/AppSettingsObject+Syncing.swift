@@ -169,8 +169,8 @@ extension AppSettingsObject {
                 state.changesCameFromCloud = true
             }
             let synchronization = try scratch.synchronize(forcing: true, onBehalfOf: self)
-            outcome.failures += synchronization?.merge.cloudFailures ?? []
-            outcome.sentTo = synchronization?.merge.sentTo
+            outcome.failures += synchronization?.decision.cloudFailures ?? []
+            outcome.sentTo = synchronization?.decision.sentTo
             // What the scratch copy wrote is this object's new base: its unsaved changes are
             // written over it by its next synchronization, without a merge.
             let written = scratch._state.withLock { $0 }

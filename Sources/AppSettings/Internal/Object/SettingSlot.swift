@@ -51,7 +51,7 @@ class AnySettingSlot: @unchecked Sendable {
     /// Assigns what `decode` or `initialValueForAssignment` returned; tells whether it changed anything.
     func assign(_ value: Any) -> Bool { false }
     /// Assigns what `decode` returned without comparing: for objects nobody else sees yet.
-    func store(_ value: Any) {}
+    func assignWithoutComparing(_ value: Any) {}
     /// The current value, as `Any`.
     var anyValue: Any { () }
     /// The settings object the value is, when it is a nested one.
@@ -153,7 +153,7 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
         return true
     }
 
-    override func store(_ newValue: Any) {
+    override func assignWithoutComparing(_ newValue: Any) {
         if let newValue = newValue as? Value { value = newValue }
     }
 

@@ -20,7 +20,27 @@ enum StoreRegistry {
     // `deinit` runs and unregisters it, taking the lock again. So the live objects are taken out
     // of the lock and released after it.
 
+    /// Other processes' writes, as the store watcher reports them (its one handler).
+    private static let watcherHandler: Void = StoreWatcher.reportChanges(to: storesChangedElsewhere)
+
+    /// Tells the live objects of the stores `change` concerns what they hold now, unless this
+    /// process wrote it.
+    private static func storesChangedElsewhere(_ change: StoreWatcher.Change) {
+        for object in liveObjects(where: { change.concerns($0.store) }) {
+            switch change.contents(object.store) {
+            case .nothing:
+                continue
+            case .unreadable:
+                object.storedSettingsDidChange(inAnotherProcess: nil)
+            case .bytes(let stored):
+                guard !StoreWatcher.isOwnWrite(stored) else { continue }
+                object.storedSettingsDidChange(inAnotherProcess: stored)
+            }
+        }
+    }
+
     static func register(_ object: AppSettingsObject) {
+        _ = watcherHandler
         let key = object.userDefaultsKey
         let live = objects.withLock { objects in
             let live = (objects[key] ?? []).compactMap(\.object)

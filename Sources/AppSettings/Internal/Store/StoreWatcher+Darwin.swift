@@ -24,21 +24,22 @@
             DarwinNotices.post(store.domain.noticeName(forKey: store.key))
         }
 
-        /// Each live object whose notice is `name` re-reads its store and is told when it holds
-        /// another process's write. (Objects of a suite whose name is not known share a notice by
-        /// key; each compares what its own suite holds.)
+        /// The notice `name` arrived: reported for the stores it names, each re-reading what it
+        /// holds. (Stores of a suite whose name is not known share a notice by key; each reads
+        /// its own suite.)
         static func noticeArrived(_ name: String) {
-            for object in StoreRegistry.liveObjects(where: { $0.store.domain.noticeName(forKey: $0.store.key) == name })
-            {
-                let stored: Data?
-                do {
-                    guard case .data(let data)? = try object.store.read(refresh: true)?.object else { continue }
-                    stored = data
-                } catch {
-                    stored = nil  // unreadable now: told, and its reload reports why
-                }
-                storeChanged(holding: stored, objects: [object])
-            }
+            report(
+                Change(
+                    concerns: { $0.domain.noticeName(forKey: $0.key) == name },
+                    contents: { store in
+                        do {
+                            guard case .data(let data)? = try store.read(refresh: true)?.object else { return .nothing }
+                            return .bytes(data)
+                        } catch {
+                            return .unreadable
+                        }
+                    }
+                ))
         }
     }
 

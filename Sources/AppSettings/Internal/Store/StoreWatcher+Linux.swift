@@ -30,39 +30,40 @@
         /// Nothing to announce: the renamed copy is what other processes see.
         static func announceWrite(to store: SettingsStore) {}
 
-        /// A file of `directory` changed: the live objects whose recovery copy it is are told.
+        /// A file of `directory` changed: reported for the stores whose recovery copy it is.
         fileprivate static func fileChanged(_ name: String, in directory: String) {
-            let path = directory + "/" + name
             let stored: Data
             do {
-                stored = try Data(contentsOf: URL(fileURLWithPath: path))
+                stored = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
             } catch {
                 return  // replaced or removed again since: its next event says more
             }
-            let objects = StoreRegistry.liveObjects { object in
-                let location = object.store.domain.location
-                return location.storeDirectory.path == directory
-                    && location.keyFileName(object.userDefaultsKey) + ".archive" == name
-            }
-            storeChanged(holding: stored, objects: objects)
+            report(
+                Change(
+                    concerns: { store in
+                        let location = store.domain.location
+                        return location.storeDirectory.path == directory
+                            && location.keyFileName(store.key) + ".archive" == name
+                    },
+                    contents: { _ in .bytes(stored) }
+                ))
         }
 
-        /// Each live object of `directories` whose recovery copy holds another process's write
-        /// since its last load or save is told: what happened before the watch began.
+        /// The watch of `directories` began: each store there is reported with what its recovery
+        /// copy holds, so that what another process wrote before the watch began is told too.
         fileprivate static func catchUp(_ directories: Set<String>) {
-            let objects = StoreRegistry.liveObjects {
-                directories.contains($0.store.domain.location.storeDirectory.path)
-            }
-            for object in objects {
-                let copy = object.store.domain.location.recoveryCopyURL(forKey: object.userDefaultsKey)
-                let stored: Data
-                do {
-                    stored = try Data(contentsOf: copy)
-                } catch {
-                    continue  // no copy yet (nothing stored), or replaced right now: its event tells
-                }
-                storeChanged(holding: stored, objects: [object])
-            }
+            report(
+                Change(
+                    concerns: { directories.contains($0.domain.location.storeDirectory.path) },
+                    contents: { store in
+                        do {
+                            return .bytes(
+                                try Data(contentsOf: store.domain.location.recoveryCopyURL(forKey: store.key)))
+                        } catch {
+                            return .nothing  // no copy yet (nothing stored), or replaced right now: its event tells
+                        }
+                    }
+                ))
         }
 
         /// The process's inotify descriptor, its reading thread, and the watched directories.

@@ -2,7 +2,9 @@ import Foundation
 
 // How a live settings object learns that ANOTHER PROCESS stored its set (objects of one process
 // tell each other directly, in `StoreRegistry.storeDidChange`). Watching costs nothing while no
-// object is alive: it starts with the first live object of a store and stops with the last.
+// object is alive: it starts with the first live object of a store and stops with the last. The
+// watcher knows stores, not objects: it reports each change to one handler (`StoreRegistry`'s),
+// which tells the live objects of the stores concerned.
 //
 // Each write of this process records its archive's `$writeID` first (`recordOwnWrite`), so that
 // what this process wrote is never reported as another's, however late the watcher looks: a
@@ -25,10 +27,39 @@ enum StoreWatcher {
         }
     }
 
-    /// Tells `objects` that their store now holds `stored`, unless this process wrote it.
-    static func storeChanged(holding stored: Data?, objects: [AppSettingsObject]) {
-        if let stored, let writeID = writeID(of: stored), ownWriteIDs.withLock({ $0.contains(writeID) }) { return }
-        for object in objects { object.storedSettingsDidChange(inAnotherProcess: stored) }
+    /// Whether `stored` is an archive this process wrote.
+    static func isOwnWrite(_ stored: Data) -> Bool {
+        guard let writeID = writeID(of: stored) else { return false }
+        return ownWriteIDs.withLock { $0.contains(writeID) }
+    }
+
+    /// What the watcher saw: another process may have stored the sets of some stores.
+    struct Change: Sendable {
+        /// What a store concerned holds now, as the watcher reads it.
+        enum Contents {
+            case bytes(Data)
+            /// It cannot be read now: its objects are told, and their reload says why.
+            case unreadable
+            /// Nothing to tell (no copy yet, or replaced again right now: its next event tells).
+            case nothing
+        }
+
+        /// Whether the change is about `store`.
+        let concerns: @Sendable (SettingsStore) -> Bool
+        /// What `store` holds now.
+        let contents: @Sendable (SettingsStore) -> Contents
+    }
+
+    private static let handler = Protected<(@Sendable (Change) -> Void)?>(nil)
+
+    /// Sets the one handler every change goes to.
+    static func reportChanges(to handler: @escaping @Sendable (Change) -> Void) {
+        self.handler.withLock { $0 = handler }
+    }
+
+    /// Hands `change` to the handler, outside any lock of the watcher.
+    static func report(_ change: Change) {
+        handler.withLock { $0 }?(change)
     }
 
     private static func writeID(of data: Data) -> Int64? {

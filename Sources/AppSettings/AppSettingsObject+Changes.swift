@@ -103,23 +103,25 @@ extension AppSettingsObject {
     /// developer defaults of its declarations or, with `copyingValues`, this object's values.
     final func makeScratchCopy(copyingValues: Bool) -> AppSettingsObject {
         let scratch = LoadSuppression.withSuppressedLoading { type(of: self).init(userDefaults: userDefaults) }
-        if copyingValues { scratch.copyValues(from: self) }
+        if copyingValues { scratch.fill(from: takeSnapshot()) }
         return scratch
     }
 
-    /// Copies every value (nested ones into the nested objects) and the load state from `source`.
-    final func copyValues(from source: AppSettingsObject) {
-        let values = source._state.withLock { state in
-            (source.slots.map { $0.anyValue }, state.stored.unknownValues, state.stored.schemaVersion)
-        }
+    /// Puts the values of `snapshot` (of an object of the same class) into this object, which
+    /// nobody else sees yet: nested ones into the nested objects, with the settings the class
+    /// does not declare and the schema version; nothing is announced. A scratch copy is filled
+    /// this way, for a merge as for a copy; a live object takes values through `adopt`.
+    final func fill(from snapshot: Snapshot) {
         _state.withLock { state in
-            for (slot, value) in zip(slots, values.0) where slot.nestedObject == nil { _ = slot.assign(value) }
-            state.stored.unknownValues = values.1
-            state.stored.schemaVersion = values.2
+            for slot in slots where slot.nestedObject == nil {
+                if let value = snapshot.values[slot.index] { _ = slot.assign(value) }
+            }
+            state.stored.unknownValues = snapshot.stored.unknownValues
+            state.stored.schemaVersion = snapshot.stored.schemaVersion
         }
-        for (slot, sourceSlot) in zip(slots, source.slots) {
-            if let nested = slot.nestedObject, let sourceNested = sourceSlot.nestedObject {
-                nested.copyValues(from: sourceNested)
+        for slot in slots {
+            if let nested = slot.nestedObject, let nestedSnapshot = snapshot.nested[slot.index] {
+                nested.fill(from: nestedSnapshot)
             }
         }
     }

@@ -138,20 +138,6 @@ extension AppSettingsObject {
         return write
     }
 
-    /// Sets every value of this unpublished object (nested ones in place) to `snapshot`'s.
-    private func fill(from snapshot: Snapshot) {
-        _state.withLock { _ in
-            for slot in slots where slot.nestedObject == nil {
-                if let value = snapshot.values[slot.index] { _ = slot.assign(value) }
-            }
-        }
-        for slot in slots {
-            if let nested = slot.nestedObject, let nestedSnapshot = snapshot.nested[slot.index] {
-                nested.fill(from: nestedSnapshot)
-            }
-        }
-    }
-
     /// After the write: what was written is the new stored base (what could not be read before is
     /// replaced, and was kept under a backup key when it was still stored); takes over the merged values.
     /// Returns what to announce once the locks are released.

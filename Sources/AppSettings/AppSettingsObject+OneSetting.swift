@@ -25,7 +25,7 @@ extension AppSettingsKeyPathMembers {
         let defaults = developerDefaults()
         let value = defaults[keyPath: keyPath]
         if let nested = self[keyPath: keyPath] as? AppSettingsObject, let defaultNested = value as? AppSettingsObject {
-            nested.replaceValues(as: .change) { $0.copyValues(from: defaultNested) }
+            nested.replaceValues(as: .change) { $0.fill(from: defaultNested.takeSnapshot()) }
         } else {
             self[keyPath: keyPath] = value
         }

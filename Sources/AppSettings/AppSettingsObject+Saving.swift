@@ -111,7 +111,7 @@ extension AppSettingsObject {
         var snapshot = _state.withLock { state in
             Snapshot(
                 generation: state.generation,
-                values: slots.map { $0.isConstant || $0.nestedObject != nil ? nil : $0.anyValue },
+                values: slots.map { $0.nestedObject != nil ? nil : $0.anyValue },
                 nested: [:],
                 stored: state.stored,
                 savedGeneration: state.savedGeneration,
@@ -123,7 +123,7 @@ extension AppSettingsObject {
                 )
             )
         }
-        for slot in slots where !slot.isConstant {
+        for slot in slots {
             if let nested = slot.nestedObject?.takeSnapshot() { snapshot.nested[slot.index] = nested }
         }
         return snapshot

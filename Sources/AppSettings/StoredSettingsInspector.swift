@@ -244,7 +244,11 @@ extension StoredSettingsInspector {
 
         init(_ data: Data) throws(ArchiveFormatError) {
             if data.starts(with: Array("bplist".utf8)) {
-                self = try Self.binary(data)
+                do {
+                    self = try Self.binary(data)
+                } catch {
+                    throw ArchiveFormatError(error)
+                }
                 return
             }
             // XML (or an old-style) property list: Foundation's parser reports damage as an error.
@@ -269,10 +273,10 @@ extension StoredSettingsInspector {
 
         /// A binary property list, read with the library's own reader: its top dictionary either
         /// is an archive (`$archiver`) or maps keys to values.
-        private static func binary(_ data: Data) throws(ArchiveFormatError) -> FileContents {
+        private static func binary(_ data: Data) throws(PropertyListFormatError) -> FileContents {
             let plist = try BinaryPropertyListReader(data)
             guard case .dictionary(let keys, let values) = try plist.object(at: plist.topObject) else {
-                throw ArchiveFormatError("the property list is not a dictionary")
+                throw PropertyListFormatError("the property list is not a dictionary")
             }
             var entries: [String: DomainEntry] = [:]
             for (keyIndex, valueIndex) in zip(keys, values) {

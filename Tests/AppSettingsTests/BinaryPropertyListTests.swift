@@ -366,7 +366,7 @@ struct BinaryPropertyListTests {
 
     @Test func aStringIsRequiredWhereOneIsExpected() throws {
         let reader = try BinaryPropertyListReader(Self.list { _ in })
-        #expect(throws: ArchiveFormatError.self) { try reader.string(at: 1) }
+        #expect(throws: PropertyListFormatError.self) { try reader.string(at: 1) }
         let strings = try BinaryPropertyListReader(Self.single([0x51, 0x41]))
         #expect(try strings.string(at: 0) == "A")
     }

@@ -66,4 +66,7 @@ struct ArchiveFormatError: Error, CustomStringConvertible {
     let description: String
 
     init(_ description: String) { self.description = description }
+
+    /// The archive's error for bytes that are not a property list it can read (same text).
+    init(_ error: PropertyListFormatError) { self.description = error.description }
 }

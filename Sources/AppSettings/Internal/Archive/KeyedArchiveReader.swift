@@ -20,27 +20,36 @@ struct KeyedArchiveReader {
     private var budget: Int
 
     init(_ data: Data) throws(ArchiveFormatError) {
-        let plist = try BinaryPropertyListReader(data)
-        guard case .dictionary(let keys, let values) = try plist.object(at: plist.topObject) else {
+        let plist: BinaryPropertyListReader
+        do {
+            plist = try BinaryPropertyListReader(data)
+        } catch {
+            throw ArchiveFormatError(error)
+        }
+        guard case .dictionary(let keys, let values) = try Self.object(in: plist, at: plist.topObject) else {
             throw ArchiveFormatError("the property list is not a keyed archive (its root is not a dictionary)")
         }
         var top: [String: Int] = [:]
-        for (key, value) in zip(keys, values) { top[try plist.string(at: key)] = value }
-        guard let archiver = top["$archiver"], try plist.string(at: archiver) == "NSKeyedArchiver" else {
+        for (key, value) in zip(keys, values) { top[try Self.string(in: plist, at: key)] = value }
+        guard let archiver = top["$archiver"], try Self.string(in: plist, at: archiver) == "NSKeyedArchiver" else {
             throw ArchiveFormatError("the property list is not an NSKeyedArchiver archive")
         }
-        guard let objectsIndex = top["$objects"], case .array(let objects) = try plist.object(at: objectsIndex),
+        guard let objectsIndex = top["$objects"],
+            case .array(let objects) = try Self.object(in: plist, at: objectsIndex),
             !objects.isEmpty
         else {
             throw ArchiveFormatError("the archive has no $objects array")
         }
         var rootReference: Int?
-        if let topIndex = top["$top"], case .dictionary(let topKeys, let topValues) = try plist.object(at: topIndex) {
-            for (key, value) in zip(topKeys, topValues) where try plist.string(at: key) == "root" {
+        if let topIndex = top["$top"],
+            case .dictionary(let topKeys, let topValues) = try Self.object(in: plist, at: topIndex)
+        {
+            for (key, value) in zip(topKeys, topValues) where try Self.string(in: plist, at: key) == "root" {
                 rootReference = value
             }
         }
-        guard let rootReference, case .uid(let root) = try plist.object(at: rootReference), root < UInt64(objects.count)
+        guard let rootReference, case .uid(let root) = try Self.object(in: plist, at: rootReference),
+            root < UInt64(objects.count)
         else {
             throw ArchiveFormatError("the archive has no valid root object")
         }
@@ -51,7 +60,7 @@ struct KeyedArchiveReader {
     }
 
     private func uid(_ plistIndex: Int) throws(ArchiveFormatError) -> Int {
-        guard case .uid(let uid) = try plist.object(at: plistIndex) else {
+        guard case .uid(let uid) = try Self.object(in: plist, at: plistIndex) else {
             throw ArchiveFormatError("expected an object reference")
         }
         guard uid < UInt64(archiveObjects.count) else {
@@ -64,11 +73,11 @@ struct KeyedArchiveReader {
         guard let classField = fields["$class"] else { throw ArchiveFormatError("object has no $class") }
         let classUID = try uid(classField)
         if let name = classNames[classUID] { return name }
-        guard case .dictionary(let keys, let values) = try plist.object(at: archiveObjects[classUID]) else {
+        guard case .dictionary(let keys, let values) = try Self.object(in: plist, at: archiveObjects[classUID]) else {
             throw ArchiveFormatError("class description is not a dictionary")
         }
-        for (key, value) in zip(keys, values) where try plist.string(at: key) == "$classname" {
-            let name = try plist.string(at: value)
+        for (key, value) in zip(keys, values) where try Self.string(in: plist, at: key) == "$classname" {
+            let name = try Self.string(in: plist, at: value)
             classNames[classUID] = name
             return name
         }
@@ -77,13 +86,13 @@ struct KeyedArchiveReader {
 
     private func fields(_ keys: [Int], _ values: [Int]) throws(ArchiveFormatError) -> [String: Int] {
         var result = [String: Int](minimumCapacity: keys.count)
-        for (key, value) in zip(keys, values) { result[try plist.string(at: key)] = value }
+        for (key, value) in zip(keys, values) { result[try Self.string(in: plist, at: key)] = value }
         return result
     }
 
     /// The entries of the dictionary object with the given UID, values not yet decoded.
     mutating func dictionaryEntries(uid: Int) throws(ArchiveFormatError) -> [(key: String, valueUID: Int)] {
-        guard case .dictionary(let keys, let values) = try plist.object(at: archiveObjects[uid]) else {
+        guard case .dictionary(let keys, let values) = try Self.object(in: plist, at: archiveObjects[uid]) else {
             throw ArchiveFormatError("expected a dictionary object")
         }
         let fields = try fields(keys, values)
@@ -109,7 +118,7 @@ struct KeyedArchiveReader {
 
     private func references(_ field: Int?) throws(ArchiveFormatError) -> [Int] {
         guard let field else { return [] }
-        guard case .array(let elements) = try plist.object(at: field) else {
+        guard case .array(let elements) = try Self.object(in: plist, at: field) else {
             throw ArchiveFormatError("expected an array of object references")
         }
         var result = [Int]()
@@ -144,7 +153,7 @@ struct KeyedArchiveReader {
         }
         if uid == 0 { return .null }
         if let scalar = decodedScalars[uid] { return scalar }
-        let object = try plist.object(at: archiveObjects[uid])
+        let object = try Self.object(in: plist, at: archiveObjects[uid])
         if let number = Self.number(object) { return number }
         switch object {
         case .string(let string):
@@ -184,7 +193,7 @@ struct KeyedArchiveReader {
         case "NSDate":
             guard let timeField = fields["NS.time"] else { throw ArchiveFormatError("NSDate has no NS.time") }
             let time: Double
-            switch try plist.object(at: timeField) {
+            switch try Self.object(in: plist, at: timeField) {
             case .double(let value): time = value
             case .float(let value): time = Double(value)
             case .integer(let value): time = Double(value)
@@ -212,7 +221,8 @@ struct KeyedArchiveReader {
             }
             return .url(base == nil ? url : url.absoluteURL)
         case "NSUUID":
-            guard let bytesField = fields["NS.uuidbytes"], case .data(let bytes) = try plist.object(at: bytesField),
+            guard let bytesField = fields["NS.uuidbytes"],
+                case .data(let bytes) = try Self.object(in: plist, at: bytesField),
                 bytes.count == 16
             else {
                 throw ArchiveFormatError("NSUUID has no 16-byte NS.uuidbytes")
@@ -224,12 +234,13 @@ struct KeyedArchiveReader {
         case "NSNull":
             return .null
         case "NSString", "NSMutableString":
-            guard let field = fields["NS.string"], case .string(let string) = try plist.object(at: field) else {
+            guard let field = fields["NS.string"], case .string(let string) = try Self.object(in: plist, at: field)
+            else {
                 throw ArchiveFormatError("\(name) has no NS.string")
             }
             return .string(string)
         case "NSData", "NSMutableData":
-            guard let field = fields["NS.data"], case .data(let data) = try plist.object(at: field) else {
+            guard let field = fields["NS.data"], case .data(let data) = try Self.object(in: plist, at: field) else {
                 throw ArchiveFormatError("\(name) has no NS.data")
             }
             return .data(data)
@@ -322,7 +333,7 @@ extension KeyedArchiveReader {
     }
 
     private func integer(inField plistIndex: Int, named name: String) throws(ArchiveFormatError) -> Int64 {
-        guard case .integer(let value) = try plist.object(at: plistIndex) else {
+        guard case .integer(let value) = try Self.object(in: plist, at: plistIndex) else {
             throw ArchiveFormatError("\(name) is not an integer")
         }
         return value
@@ -335,7 +346,7 @@ extension KeyedArchiveReader {
             return try value(uid: uid, depth: depth)
         case .inline(let plistIndex):
             try spendBudget()
-            let object = try plist.object(at: plistIndex)
+            let object = try Self.object(in: plist, at: plistIndex)
             if let number = Self.number(object) { return number }
             guard case .data(let data) = object else {
                 throw ArchiveFormatError("a field holds an inline value that is not a number, Boolean or data")
@@ -355,7 +366,7 @@ extension KeyedArchiveReader {
         guard uid > 0, uid < archiveObjects.count else {
             throw ArchiveFormatError("object reference \(uid) does not name an object")
         }
-        switch try plist.object(at: archiveObjects[uid]) {
+        switch try Self.object(in: plist, at: archiveObjects[uid]) {
         case .dictionary(let keys, let values):
             var objectFields = try fields(keys, values)
             let name = try className(ofObjectFields: objectFields)
@@ -370,17 +381,42 @@ extension KeyedArchiveReader {
 
     /// The UID an object's field refers to, or `nil` when the field holds an inline value.
     func referencedUID(inField plistIndex: Int) throws(ArchiveFormatError) -> Int? {
-        guard case .uid = try plist.object(at: plistIndex) else { return nil }
+        guard case .uid = try Self.object(in: plist, at: plistIndex) else { return nil }
         return try uid(plistIndex)
     }
 
     /// The property-list value stored inline in an object's field (a number, Boolean or data).
     func inlineValue(inField plistIndex: Int) throws(ArchiveFormatError) -> BinaryPropertyListReader.Object {
-        try plist.object(at: plistIndex)
+        try Self.object(in: plist, at: plistIndex)
     }
 
     /// The UIDs in an object's field that holds an array of references (`NS.objects`, `NS.keys`).
     func referenceList(inField plistIndex: Int?) throws(ArchiveFormatError) -> [Int] {
         try references(plistIndex)
+    }
+}
+
+extension KeyedArchiveReader {
+    /// The property list's object at `index`; its format errors are the archive's.
+    fileprivate static func object(
+        in plist: BinaryPropertyListReader,
+        at index: Int
+    ) throws(ArchiveFormatError) -> BinaryPropertyListReader.Object {
+        do {
+            return try plist.object(at: index)
+        } catch {
+            throw ArchiveFormatError(error)
+        }
+    }
+
+    /// The property list's string at `index`; its format errors are the archive's.
+    fileprivate static func string(in plist: BinaryPropertyListReader, at index: Int) throws(ArchiveFormatError)
+        -> String
+    {
+        do {
+            return try plist.string(at: index)
+        } catch {
+            throw ArchiveFormatError(error)
+        }
     }
 }

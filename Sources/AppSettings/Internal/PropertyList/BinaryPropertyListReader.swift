@@ -1,5 +1,13 @@
 import Foundation
 
+/// Why bytes are not a binary property list this reader accepts (the archive layer above turns it
+/// into an `ArchiveFormatError` with the same text).
+struct PropertyListFormatError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) { self.description = description }
+}
+
 /// Reads a binary property list (`bplist00`) defensively.
 ///
 /// Every offset, count and reference is checked against the buffer before use, so no input can
@@ -18,10 +26,10 @@ struct BinaryPropertyListReader {
     /// The index of the root object.
     let topObject: Int
 
-    init(_ data: Data) throws(ArchiveFormatError) {
+    init(_ data: Data) throws(PropertyListFormatError) {
         let bytes = [UInt8](data)
         guard bytes.count >= 8 + 32, bytes.starts(with: Array("bplist0".utf8)) else {
-            throw ArchiveFormatError("not a binary property list")
+            throw PropertyListFormatError("not a binary property list")
         }
         let trailer = bytes.count - 32
         let offsetSize = Int(bytes[trailer + 6])
@@ -30,13 +38,13 @@ struct BinaryPropertyListReader {
         let top = Self.bigEndian(bytes, at: trailer + 16, size: 8)
         let tableStart = Self.bigEndian(bytes, at: trailer + 24, size: 8)
         guard [1, 2, 4, 8].contains(offsetSize), [1, 2, 4, 8].contains(referenceSize) else {
-            throw ArchiveFormatError("property list trailer has invalid integer sizes")
+            throw PropertyListFormatError("property list trailer has invalid integer sizes")
         }
         guard count > 0, count < UInt64(bytes.count), top < count, tableStart >= 8,
             tableStart < UInt64(trailer),
             count * UInt64(offsetSize) <= UInt64(trailer) - tableStart
         else {
-            throw ArchiveFormatError("property list trailer points outside the data")
+            throw PropertyListFormatError("property list trailer points outside the data")
         }
         self.bytes = bytes
         self.offsetSize = offsetSize
@@ -52,44 +60,44 @@ struct BinaryPropertyListReader {
         return value
     }
 
-    private func offset(of index: Int) throws(ArchiveFormatError) -> Int {
+    private func offset(of index: Int) throws(PropertyListFormatError) -> Int {
         guard index >= 0, index < objectCount else {
-            throw ArchiveFormatError("object reference \(index) is out of range")
+            throw PropertyListFormatError("object reference \(index) is out of range")
         }
         let offset = Self.bigEndian(bytes, at: offsetTableStart + index * offsetSize, size: offsetSize)
         guard offset >= 8, offset < UInt64(offsetTableStart) else {
-            throw ArchiveFormatError("object \(index) starts outside the object area")
+            throw PropertyListFormatError("object \(index) starts outside the object area")
         }
         return Int(offset)
     }
 
     /// Checks that `length` bytes from `start` lie inside the object area.
-    private func checkRange(_ start: Int, _ length: Int) throws(ArchiveFormatError) {
+    private func checkRange(_ start: Int, _ length: Int) throws(PropertyListFormatError) {
         guard length >= 0, start <= offsetTableStart, length <= offsetTableStart - start else {
-            throw ArchiveFormatError("object runs past the end of the object area")
+            throw PropertyListFormatError("object runs past the end of the object area")
         }
     }
 
     /// Reads the element count that follows a marker whose low nibble is 0xF.
-    private func count(marker: UInt8, at position: inout Int) throws(ArchiveFormatError) -> Int {
+    private func count(marker: UInt8, at position: inout Int) throws(PropertyListFormatError) -> Int {
         let low = Int(marker & 0x0F)
         if low != 0x0F { return low }
         try checkRange(position, 1)
         let intMarker = bytes[position]
         guard intMarker & 0xF0 == 0x10, intMarker & 0x0F <= 3 else {
-            throw ArchiveFormatError("object length is not an integer")
+            throw PropertyListFormatError("object length is not an integer")
         }
         let size = 1 << Int(intMarker & 0x0F)
         try checkRange(position + 1, size)
         let value = Self.bigEndian(bytes, at: position + 1, size: size)
         position += 1 + size
         guard value <= UInt64(offsetTableStart) else {
-            throw ArchiveFormatError("object length \(value) is larger than the data")
+            throw PropertyListFormatError("object length \(value) is larger than the data")
         }
         return Int(value)
     }
 
-    private func references(count: Int, at position: Int) throws(ArchiveFormatError) -> [Int] {
+    private func references(count: Int, at position: Int) throws(PropertyListFormatError) -> [Int] {
         try checkRange(position, count * referenceSize)
         var result = [Int]()
         result.reserveCapacity(count)
@@ -97,7 +105,7 @@ struct BinaryPropertyListReader {
         for _ in 0..<count {
             let reference = Self.bigEndian(bytes, at: cursor, size: referenceSize)
             guard reference < UInt64(objectCount) else {
-                throw ArchiveFormatError("object reference \(reference) is out of range")
+                throw PropertyListFormatError("object reference \(reference) is out of range")
             }
             result.append(Int(reference))
             cursor += referenceSize
@@ -106,7 +114,7 @@ struct BinaryPropertyListReader {
     }
 
     /// Parses the object at `index`.
-    func object(at index: Int) throws(ArchiveFormatError) -> Object {
+    func object(at index: Int) throws(PropertyListFormatError) -> Object {
         let start = try offset(of: index)
         let marker = bytes[start]
         var position = start + 1
@@ -115,11 +123,11 @@ struct BinaryPropertyListReader {
             switch marker {
             case 0x08: return .bool(false)
             case 0x09: return .bool(true)
-            default: throw ArchiveFormatError("unsupported property list marker \(marker)")
+            default: throw PropertyListFormatError("unsupported property list marker \(marker)")
             }
         case 0x1:
             let exponent = Int(marker & 0x0F)
-            guard exponent <= 4 else { throw ArchiveFormatError("integer of invalid size") }
+            guard exponent <= 4 else { throw PropertyListFormatError("integer of invalid size") }
             let size = 1 << exponent
             try checkRange(position, size)
             if size == 16 {
@@ -127,7 +135,7 @@ struct BinaryPropertyListReader {
                 let low = Self.bigEndian(bytes, at: position + 8, size: 8)
                 if high == 0 { return .unsignedInteger(low) }
                 if high == UInt64.max, Int64(bitPattern: low) < 0 { return .integer(Int64(bitPattern: low)) }
-                throw ArchiveFormatError("integer does not fit in 64 bits")
+                throw PropertyListFormatError("integer does not fit in 64 bits")
             }
             let raw = Self.bigEndian(bytes, at: position, size: size)
             return size == 8 ? .integer(Int64(bitPattern: raw)) : .integer(Int64(raw))
@@ -140,10 +148,10 @@ struct BinaryPropertyListReader {
                 try checkRange(position, 8)
                 return .double(Double(bitPattern: Self.bigEndian(bytes, at: position, size: 8)))
             default:
-                throw ArchiveFormatError("real number of invalid size")
+                throw PropertyListFormatError("real number of invalid size")
             }
         case 0x3:
-            guard marker == 0x33 else { throw ArchiveFormatError("date of invalid size") }
+            guard marker == 0x33 else { throw PropertyListFormatError("date of invalid size") }
             try checkRange(position, 8)
             return .date(Double(bitPattern: Self.bigEndian(bytes, at: position, size: 8)))
         case 0x4:
@@ -155,13 +163,13 @@ struct BinaryPropertyListReader {
             try checkRange(position, length)
             let ascii = bytes[position..<(position + length)]
             guard !ascii.contains(where: { $0 >= 0x80 }) else {
-                throw ArchiveFormatError("ASCII string holds a non-ASCII byte")
+                throw PropertyListFormatError("ASCII string holds a non-ASCII byte")
             }
             // ASCII is valid UTF-8: no second validation pass, no Foundation encoding lookup.
             return .string(String(decoding: ascii, as: UTF8.self))
         case 0x6:
             let length = try count(marker: marker, at: &position)
-            guard length <= offsetTableStart / 2 else { throw ArchiveFormatError("string is too long") }
+            guard length <= offsetTableStart / 2 else { throw PropertyListFormatError("string is too long") }
             try checkRange(position, length * 2)
             var units = [UInt16]()
             units.reserveCapacity(length)
@@ -171,7 +179,7 @@ struct BinaryPropertyListReader {
             return .string(String(decoding: units, as: UTF16.self))
         case 0x8:
             let size = Int(marker & 0x0F) + 1
-            guard size <= 8 else { throw ArchiveFormatError("UID of invalid size") }
+            guard size <= 8 else { throw PropertyListFormatError("UID of invalid size") }
             try checkRange(position, size)
             return .uid(Self.bigEndian(bytes, at: position, size: size))
         case 0xA:
@@ -182,19 +190,19 @@ struct BinaryPropertyListReader {
             return .set(try references(count: length, at: position))
         case 0xD:
             let length = try count(marker: marker, at: &position)
-            guard length <= offsetTableStart / 2 else { throw ArchiveFormatError("dictionary is too long") }
+            guard length <= offsetTableStart / 2 else { throw PropertyListFormatError("dictionary is too long") }
             let keys = try references(count: length, at: position)
             let values = try references(count: length, at: position + length * referenceSize)
             return .dictionary(keys: keys, values: values)
         default:
-            throw ArchiveFormatError("unsupported property list marker \(marker)")
+            throw PropertyListFormatError("unsupported property list marker \(marker)")
         }
     }
 
     /// Parses the object at `index` and requires it to be a string.
-    func string(at index: Int) throws(ArchiveFormatError) -> String {
+    func string(at index: Int) throws(PropertyListFormatError) -> String {
         guard case .string(let value) = try object(at: index) else {
-            throw ArchiveFormatError("expected a string at object \(index)")
+            throw PropertyListFormatError("expected a string at object \(index)")
         }
         return value
     }

@@ -2,7 +2,8 @@ import Foundation
 import Observation
 
 // How changes move through an object: single assignments, whole-set replacements (reset,
-// revert, update) prepared on a scratch copy and adopted in one step, and nested objects.
+// revert, update) prepared on a scratch copy and adopted in one step (nested objects are in
+// `+Nesting`, other writers' notices in `+OtherWriters`).
 
 extension AppSettingsObject {
     /// Called after a setting's value changed: Observation, the parent, and notifications.
@@ -54,19 +55,6 @@ extension AppSettingsObject {
         }
     }
 
-    /// A nested object changed: this object has unsaved changes in the setting holding it.
-    /// Observers are told when readers see the change (`seen`: not only user's values under
-    /// overrides).
-    private func nestedObjectDidChange(_ nested: AppSettingsObject, seen: Bool) {
-        guard let slot = slots.first(where: { $0.nestedObject === nested }) else { return }
-        _state.withLock { $0.recordChange(of: [slot.index]) }
-        if seen {
-            announce([slot.index])
-        } else if let parent = embeddingParent {
-            parent.nestedObjectDidChange(self, seen: false)
-        }
-    }
-
     /// Runs `body`, then posts one notification for every setting that changed during it.
     final func inTransaction(_ body: () -> Void) {
         _state.withLock { $0.transactionDepth += 1 }
@@ -78,25 +66,6 @@ extension AppSettingsObject {
             return state.changedInTransaction.sorted()
         }
         if !changed.isEmpty { announce(changed, hidingOverridden: false) }
-    }
-
-    /// The object this one is nested in, if any.
-    final var embeddingParent: AppSettingsObject? {
-        _state.withLock { $0.parent?.object }
-    }
-
-    /// Makes this object a nested setting of `parent`: stored in the parent's archive, and its
-    /// changes make the parent unsaved.
-    final func embed(in parent: AppSettingsObject) {
-        let wasStandalone = _state.withLock { state in
-            defer { state.parent = WeakSettingsObject(object: parent) }
-            return state.parent == nil
-        }
-        if wasStandalone {
-            // Overrides are looked up by the place in the parent's set, not under its own key.
-            clearOverrides()
-            if isPublished { StoreRegistry.unregister(self) }
-        }
     }
 
     /// A new instance of the same class bound to the same store that nobody else sees, with the

@@ -1,0 +1,38 @@
+import Foundation
+
+// Nested settings objects: a `@Setting` whose value is a settings object is stored inside its
+// parent's archive, and its changes make the parent unsaved.
+
+extension AppSettingsObject {
+    /// The object this one is nested in, if any.
+    final var embeddingParent: AppSettingsObject? {
+        _state.withLock { $0.parent?.object }
+    }
+
+    /// Makes this object a nested setting of `parent`: stored in the parent's archive, and its
+    /// changes make the parent unsaved.
+    final func embed(in parent: AppSettingsObject) {
+        let wasStandalone = _state.withLock { state in
+            defer { state.parent = WeakSettingsObject(object: parent) }
+            return state.parent == nil
+        }
+        if wasStandalone {
+            // Overrides are looked up by the place in the parent's set, not under its own key.
+            clearOverrides()
+            if isPublished { StoreRegistry.unregister(self) }
+        }
+    }
+
+    /// A nested object changed: this object has unsaved changes in the setting holding it.
+    /// Observers are told when readers see the change (`seen`: not only user's values under
+    /// overrides).
+    func nestedObjectDidChange(_ nested: AppSettingsObject, seen: Bool) {
+        guard let slot = slots.first(where: { $0.nestedObject === nested }) else { return }
+        _state.withLock { $0.recordChange(of: [slot.index]) }
+        if seen {
+            announce([slot.index])
+        } else if let parent = embeddingParent {
+            parent.nestedObjectDidChange(self, seen: false)
+        }
+    }
+}

@@ -164,8 +164,4 @@ extension AppSettingsObject.State {
         lastLoadError = loaded.lastLoadError
     }
 
-    /// Takes what another object of the same class knows of the stored set after writing it.
-    mutating func takeStoredState(of other: Self) {
-        stored = other.stored
-    }
 }

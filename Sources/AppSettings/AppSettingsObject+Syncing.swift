@@ -173,8 +173,8 @@ extension AppSettingsObject {
             outcome.sentTo = synchronization?.decision.sentTo
             // What the scratch copy wrote is this object's new base: its unsaved changes are
             // written over it by its next synchronization, without a merge.
-            let written = scratch._state.withLock { $0 }
-            _state.withLock { $0.takeStoredState(of: written) }
+            let written = scratch._state.withLock { $0.stored }
+            _state.withLock { $0.stored = written }
             // Only settings without unsaved changes take the stored values.
             var snapshot = takeSnapshot()
             snapshot.generation = snapshot.savedGeneration

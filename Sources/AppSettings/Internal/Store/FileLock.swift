@@ -1,5 +1,6 @@
 import Foundation
 
+// open, flock and strerror: each platform's C library.
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -71,10 +72,6 @@ enum FileLock {
         return readOnly >= 0 ? readOnly : nil
     }
 
-    /// A store failure naming `key`, with the C library's message for `errno`.
-    static func systemError(key: String, _ what: String) -> AppSettingsError {
-        .storeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
-    }
 }
 
 /// One in-process lock per settings key: writers of one settings set in one process run one at a

@@ -300,7 +300,7 @@
     }
 
     private func systemError(key: String, _ what: String) -> AppSettingsError {
-        FileLock.systemError(key: key, what)
+        .storeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
     }
 
     /// Writes a recovery copy on another thread, started at once.

@@ -8,6 +8,14 @@ enum PreferencesValue: @unchecked Sendable {
     /// Something else, written by other code; its type's name for messages. Never overwritten
     /// without a backup.
     case other(Any, typeName: String)
+
+    /// The value as `UserDefaults` holds it.
+    var object: Any {
+        switch self {
+        case .data(let bytes): bytes
+        case .other(let object, _): object
+        }
+    }
 }
 
 /// Where the bytes came from.
@@ -133,30 +141,23 @@ struct SettingsStore: @unchecked Sendable {
         backups.sort { $0.stamp < $1.stamp }
         // A new backup pushes out the oldest beyond the newest few.
         let expired = backup == nil ? [] : backups.dropLast(Self.maximumBackupCount - 1)
+        let newBackupKey = backup.map { _ in backupKey() }
         var byteCount = otherByteCount + key.utf8.count + data.count
         byteCount -= expired.reduce(0) { $0 + $1.byteCount }
-        if let backup {
-            let value: Any
-            switch backup {
-            case .data(let bytes): value = bytes
-            case .other(let object, _): value = object
-            }
-            byteCount += backupKey().utf8.count + Self.estimatedByteCount(of: value)
+        if let backup, let newBackupKey {
+            byteCount += newBackupKey.utf8.count + Self.estimatedByteCount(of: backup.object)
         }
         guard byteCount <= Self.maximumDomainByteCount else {
             throw AppSettingsError.tooLarge(key: key, byteCount: byteCount, limit: Self.maximumDomainByteCount)
         }
 
         willWrite?()
-        var backupKey: String?
-        if let backup {
+        if let backup, let newBackupKey {
             for old in expired { domain.removeObject(forKey: old.key) }
-            let newKey = self.backupKey()
             switch backup {
-            case .data(let bytes): domain.setData(bytes, forKey: newKey)
-            case .other(let value, _): domain.setObject(value, forKey: newKey)
+            case .data(let bytes): domain.setData(bytes, forKey: newBackupKey)
+            case .other(let value, _): domain.setObject(value, forKey: newBackupKey)
             }
-            backupKey = newKey
         }
         StoreWatcher.recordOwnWrite(writeID)
         try domain.writeFlushingRecoveryCopy(data, forKey: key) {
@@ -166,7 +167,7 @@ struct SettingsStore: @unchecked Sendable {
             }
         }
         StoreWatcher.announceWrite(to: self)
-        return backupKey
+        return newBackupKey
     }
 
     /// About what `value` adds to a domain's property list: its bytes, strings' UTF-8, containers'

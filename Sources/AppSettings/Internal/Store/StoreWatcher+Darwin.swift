@@ -96,9 +96,5 @@
             }
         }
 
-        /// How many names this process is registered for (tests).
-        static var registeredNames: [String] {
-            registrations.withLock { $0.compactMap { $0.value.token == nil ? nil : $0.key } }
-        }
     }
 #endif

@@ -36,8 +36,8 @@ let usage = """
                "~ name: first -> second" changed (nested objects by dotted path)
 
       --suite NAME  the suite, read through UserDefaults(suiteName:)
-      --file PATH   a domain file (.plist, binary or XML) or one set's archive (such as a Linux
-                    recovery copy, ~/.config/AppSettings/<domain>/<key>.archive), told apart by content
+      --file PATH   a domain file (.plist, binary or XML), one set's archive, or a Linux recovery
+                    copy (~/.config/AppSettings/<domain>/<key>.archive), told apart by content
       --key KEY     one set: its full key (AppSettings.MySettings) or its postfix (MySettings)
       SETTING       a stored name, or a dotted path into a nested object (audio.volume)
       -h, --help    this text

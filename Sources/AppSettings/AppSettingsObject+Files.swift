@@ -14,8 +14,9 @@ extension AppSettingsObject {
     }
 
     /// On Linux, the file that holds the library's recovery copy of this set
-    /// (`<configuration directory>/AppSettings/<domain>/<key>.archive`), written atomically with
-    /// every synchronization and used when the domain file lost the key; `nil` on Apple platforms.
+    /// (`<configuration directory>/AppSettings/<domain>/<key>.archive`: two slots written in turns,
+    /// so that one always holds a whole copy), written with every synchronization and used when
+    /// the domain file lost the key; `nil` on Apple platforms. ``StoredSettingsInspector`` reads it.
     public final var recoveryCopyURL: URL? {
         store.domain.recoveryCopyURL(forKey: userDefaultsKey)
     }

@@ -113,9 +113,9 @@ public enum StoredSettingsInspector {
     // MARK: A file
 
     /// The settings sets in a file's contents: a domain file (a binary or XML property list, as
-    /// kept in `~/Library/Preferences` on macOS and `~/.config` on Linux) or one set's archive
-    /// (such as a Linux recovery copy, `~/.config/AppSettings/<domain>/<key>.archive`), told
-    /// apart by content.
+    /// kept in `~/Library/Preferences` on macOS and `~/.config` on Linux), one set's archive, or a
+    /// Linux recovery copy (`~/.config/AppSettings/<domain>/<key>.archive`, read as the newest of
+    /// its two copies), told apart by content.
     ///
     /// ```swift
     /// let contents = try Data(contentsOf: settings.domainFileURL!)
@@ -138,6 +138,9 @@ public enum StoredSettingsInspector {
         archiveName: String = "archive"
     ) throws(AppSettingsError) -> [String: Any] {
         let listedKey = key.map(fullKey) ?? archiveName
+        if let copy = RecoveryCopyFormat.newestSlot(in: data) {
+            return [listedKey: try jsonObject(ofArchive: copy.archive, key: listedKey)]
+        }
         let contents: FileContents
         do {
             contents = try FileContents(data)

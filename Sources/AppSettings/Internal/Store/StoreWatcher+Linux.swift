@@ -5,8 +5,8 @@
 
     extension StoreWatcher {
         // Linux: inotify on the store directory (`DomainLocation.storeDirectory`), where every
-        // save renames the recovery copy `<key>.archive` into place (IN_MOVED_TO; IN_CLOSE_WRITE
-        // for a copy written in place). One inotify descriptor per process, read by one thread
+        // save writes the recovery copy `<key>.archive` in place (IN_CLOSE_WRITE) or, when it is
+        // made anew, renames it into place (IN_MOVED_TO). One inotify descriptor per process, read by one thread
         // that waits in poll(2); one watch per store directory, counted by its live objects.
         // (A plain thread, not a DispatchSource: starting libdispatch's event machinery made a
         // short process, such as a command-line tool reading one setting, exit about 10 ms later.)
@@ -34,7 +34,8 @@
         fileprivate static func fileChanged(_ name: String, in directory: String) {
             let stored: Data
             do {
-                stored = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+                stored = RecoveryCopyFormat.newestArchive(
+                    in: try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)))
             } catch {
                 return  // replaced or removed again since: its next event says more
             }
@@ -57,8 +58,8 @@
                     concerns: { directories.contains($0.domain.location.storeDirectory.path) },
                     contents: { store in
                         do {
-                            return .bytes(
-                                try Data(contentsOf: store.domain.location.recoveryCopyURL(forKey: store.key)))
+                            let url = store.domain.location.recoveryCopyURL(forKey: store.key)
+                            return .bytes(RecoveryCopyFormat.newestArchive(in: try Data(contentsOf: url)))
                         } catch {
                             return .nothing  // no copy yet (nothing stored), or replaced right now: its event tells
                         }

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable @_spi(Testing) import AppSettings
+
+/// The Linux recovery copy's two slots: the format on its own, then real saves through the store.
+@Suite("Recovery copy")
+struct RecoveryCopyTests {
+    private let first = Data("bplist00 the first archive".utf8)
+    private let second = Data("bplist00 the second, a little longer".utf8)
+
+    /// The file as it is once `write` is carried out over `file`.
+    private func applying(_ write: RecoveryCopyFormat.Write, to file: Data?) -> Data {
+        switch write {
+        case .replace(let new): return new
+        case .inPlace(let offset, let bytes):
+            var file = file ?? Data()
+            file.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+            return file
+        }
+    }
+
+    @Test func theFirstWriteMakesAFileOfTwoSlotsAndLaterOnesAlternateInPlace() throws {
+        let made = RecoveryCopyFormat.write(first, over: nil)
+        guard case .replace(let file) = made else {
+            Issue.record("a first write makes the file: \(made)")
+            return
+        }
+        #expect(file.count == 2 * RecoveryCopyFormat.pageSize)
+        #expect(RecoveryCopyFormat.newestSlot(in: file) == .init(index: 0, generation: 1, archive: first))
+
+        let secondWrite = RecoveryCopyFormat.write(second, over: file)
+        #expect(secondWrite.inPlaceOffset == file.count / 2)
+        let afterSecond = applying(secondWrite, to: file)
+        #expect(afterSecond.count == file.count)
+        #expect(RecoveryCopyFormat.newestSlot(in: afterSecond) == .init(index: 1, generation: 2, archive: second))
+
+        let thirdWrite = RecoveryCopyFormat.write(first, over: afterSecond)
+        #expect(thirdWrite.inPlaceOffset == 0)
+        #expect(RecoveryCopyFormat.newestArchive(in: applying(thirdWrite, to: afterSecond)) == first)
+    }
+
+    /// A write cut short anywhere (a kill, a power loss: what reached the disk is some part of
+    /// it) leaves the copy before it readable.
+    @Test func aWriteCutShortLeavesTheCopyBeforeIt() throws {
+        let file = applying(RecoveryCopyFormat.write(first, over: nil), to: nil)
+        let write = RecoveryCopyFormat.write(second, over: file)
+        guard case .inPlace(let offset, let bytes) = write else {
+            Issue.record("expected a write in place: \(write)")
+            return
+        }
+        for length in 0..<bytes.count {
+            var torn = file
+            torn.replaceSubrange(offset..<offset + length, with: bytes.prefix(length))
+            #expect(RecoveryCopyFormat.newestArchive(in: torn) == first, "\(length) of \(bytes.count) bytes")
+            // The next write goes to the slot the torn one left, never over the whole copy.
+            let next = applying(RecoveryCopyFormat.write(second, over: torn), to: torn)
+            #expect(RecoveryCopyFormat.newestSlot(in: next)?.generation == 2)
+            #expect(RecoveryCopyFormat.newestArchive(in: next) == second)
+        }
+        // One byte changed anywhere in the newest slot: the other one is used.
+        let whole = applying(write, to: file)
+        for position in [offset, offset + 9, offset + 17, offset + 25, offset + bytes.count - 1] {
+            var damaged = whole
+            damaged[position] ^= 0x40
+            #expect(RecoveryCopyFormat.newestArchive(in: damaged) == first, "byte \(position - offset)")
+        }
+    }
+
+    @Test func aSetThatOutgrowsItsSlotsGetsANewFileAndTheGenerationGoesOn() throws {
+        var file = applying(RecoveryCopyFormat.write(first, over: nil), to: nil)
+        file = applying(RecoveryCopyFormat.write(second, over: file), to: file)
+        let large = Data(repeating: 7, count: 3 * RecoveryCopyFormat.pageSize)
+        let write = RecoveryCopyFormat.write(large, over: file)
+        guard case .replace(let grown) = write else {
+            Issue.record("a set larger than a slot makes a new file: \(write)")
+            return
+        }
+        #expect(grown.count.isMultiple(of: 2 * RecoveryCopyFormat.pageSize))
+        #expect(grown.count / 2 >= RecoveryCopyFormat.headerSize + large.count + large.count / 4)
+        #expect(RecoveryCopyFormat.newestSlot(in: grown)?.generation == 3)
+        #expect(RecoveryCopyFormat.newestArchive(in: grown) == large)
+    }
+
+    /// Earlier versions wrote the archive itself; a file that is neither is handed on as it is,
+    /// so that its bytes are reported unreadable (and kept), not taken for nothing stored.
+    @Test func aPlainArchiveOrAnUnknownFileIsReadAsItIsAndReplaced() throws {
+        #expect(RecoveryCopyFormat.newestArchive(in: first) == first)
+        #expect(RecoveryCopyFormat.write(second, over: first).inPlaceOffset == nil)
+        let zeros = Data(count: 2 * RecoveryCopyFormat.pageSize)
+        #expect(RecoveryCopyFormat.newestArchive(in: zeros) == zeros)
+        #expect(RecoveryCopyFormat.write(second, over: zeros).inPlaceOffset == nil)
+    }
+
+    #if os(Linux)
+        let suite = TemporarySuite()
+
+        @Test func savesWriteTheCopyInPlaceAndALoadUsesTheNewestWholeSlot() throws {
+            let settings = MySettings(userDefaults: suite.userDefaults)
+            settings.theme = .dark
+            try settings.synchronizeToUserDefaults()
+            let url = try #require(settings.recoveryCopyURL)
+            let inode = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
+            settings.theme = .light
+            try settings.synchronizeToUserDefaults()
+            // Written in place: the same file, two whole slots, the newer one this save.
+            #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int == inode)
+            let file = try Data(contentsOf: url)
+            let newest = try #require(RecoveryCopyFormat.newestSlot(in: file))
+            #expect(newest.generation == 2)
+            #expect(newest.archive == suite.storedObject(forKey: settings.userDefaultsKey) as? Data)
+
+            // The domain lost the key and the newest slot is damaged: the save before it loads.
+            var damaged = file
+            damaged[newest.index * file.count / 2 + RecoveryCopyFormat.headerSize + 4] ^= 0x40
+            try damaged.write(to: url)
+            suite.userDefaults.removeObject(forKey: settings.userDefaultsKey)
+            suite.userDefaults.synchronize()
+            let reloaded = MySettings(userDefaults: suite.another())
+            #expect(reloaded.lastLoadError == nil)
+            #expect(reloaded.theme == .dark)
+        }
+
+        @Test func aCopyAnEarlierVersionWroteLoadsAndIsReplacedByTheNextSave() throws {
+            let writer = MySettings(userDefaults: suite.userDefaults)
+            writer.theme = .dark
+            try writer.synchronizeToUserDefaults()
+            let url = try #require(writer.recoveryCopyURL)
+            try writer._archivedBytes().write(to: url)
+            suite.userDefaults.removeObject(forKey: writer.userDefaultsKey)
+            suite.userDefaults.synchronize()
+
+            let reader = MySettings(userDefaults: suite.another())
+            #expect(reader.lastLoadError == nil)
+            #expect(reader.theme == .dark)
+            reader.theme = .light
+            try reader.synchronizeToUserDefaults()
+            #expect(RecoveryCopyFormat.newestSlot(in: try Data(contentsOf: url))?.generation == 1)
+            #expect(MySettings(userDefaults: suite.another()).theme == .light)
+        }
+    #endif
+}
+
+extension RecoveryCopyFormat.Write {
+    /// Where a write in place goes; `nil` for a new file.
+    fileprivate var inPlaceOffset: Int? {
+        guard case .inPlace(let offset, _) = self else { return nil }
+        return offset
+    }
+}

@@ -175,6 +175,19 @@ struct StoredSettingsInspectorTests {
         #expect((archive["copy"] as? [String: Any])?["volume"] as? Int == 5)
         let named = try StoredSettingsInspector.jsonObject(ofFileContents: bytes, key: "Audio")
         #expect(Array(named.keys) == ["AppSettings.Audio"])
+        // A Linux recovery copy: two slots, the newer one read.
+        let louder = AudioSettings(userDefaults: suite.userDefaults)
+        louder.volume = 9
+        guard case .replace(let first) = RecoveryCopyFormat.write(bytes, over: nil),
+            case .inPlace(let offset, let slot) = RecoveryCopyFormat.write(try louder._archivedBytes(), over: first)
+        else {
+            Issue.record("a copy is made, then written in place")
+            return
+        }
+        var copy = first
+        copy.replaceSubrange(offset..<offset + slot.count, with: slot)
+        let fromCopy = try StoredSettingsInspector.jsonObject(ofFileContents: copy, archiveName: "copy")
+        #expect((fromCopy["copy"] as? [String: Any])?["volume"] as? Int == 9)
         for damaged in [Data("garbage".utf8), bytes.prefix(40), Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74])] {
             #expect(throws: AppSettingsError.self) { try StoredSettingsInspector.jsonObject(ofFileContents: damaged) }
         }

@@ -68,13 +68,15 @@ struct OverrideSources: @unchecked Sendable {
     /// This process's sources, read once.
     static let process: OverrideSources = {
         let info = ProcessInfo.processInfo
+        // Built anew at every call (about 40 µs for a usual environment): read once.
+        let environment = info.environment
         #if canImport(Darwin) || APPLE_STAND_INS
             let managed = ManagedConfigurationSource.managedAppConfiguration(.standard)
         #else
             let managed = ManagedConfigurationSource.configurationDirectories(
-                ManagedConfigurationSource.configurationDirectories(environment: info.environment))
+                ManagedConfigurationSource.configurationDirectories(environment: environment))
         #endif
-        return OverrideSources(arguments: info.arguments, environment: info.environment, managed: managed)
+        return OverrideSources(arguments: info.arguments, environment: environment, managed: managed)
     }()
 
     /// The sources objects created in this task take; `nil`: ``process``. For tests.

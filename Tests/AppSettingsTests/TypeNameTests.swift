@@ -39,4 +39,49 @@ struct TypeNameTests {
             try settings.update(from: ["volume": NSString(string: "loud")])
         }
     }
+
+    /// File names keep what `CharacterSet.alphanumerics` keeps (Unicode's letters, marks and
+    /// numbers) and `-`, `_`, `.`, `@`; everything else becomes `_`.
+    @Test func fileNameComponentsKeepLettersMarksAndNumbers() {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.@"))
+        let samples = "aZ09-_.@ /\\:*?\"<>|é日ß٣Ⅳ½\u{301}✓€ \t\u{7F}😀ǅʰ"
+        for scalar in samples.unicodeScalars {
+            let expected = allowed.contains(scalar) ? String(scalar) : "_"
+            #expect(fileNameComponent("x" + String(scalar)) == "x" + expected, "U+\(String(scalar.value, radix: 16))")
+        }
+        #expect(fileNameComponent("") == "_")
+        #expect(fileNameComponent(".hidden") == "_.hidden")
+        #expect(fileNameComponent("AppSettings.My Settings/1") == "AppSettings.My_Settings_1")
+    }
+
+    /// The stored properties read from the runtime's field metadata are `Mirror`'s children,
+    /// class by class, with their offsets: where each `@Setting` keeps its slot.
+    @Test func storedFieldsAreMirrorsChildrenClassByClass() throws {
+        let objects: [AppSettingsObject] = [
+            DerivedSettings(userDefaults: TemporarySuite().userDefaults),
+            AllTypesSettings(userDefaults: TemporarySuite().userDefaults),
+            CheckedSettings(userDefaults: TemporarySuite().userDefaults),
+        ]
+        for object in objects {
+            var mirrorLevels: [[String]] = []
+            var mirror: Mirror? = Mirror(reflecting: object)
+            while let current = mirror, current.subjectType != AppSettingsObject.self {
+                mirrorLevels.append(current.children.compactMap(\.label))
+                mirror = current.superclassMirror
+            }
+            let levels = StoredFields.byClass(of: type(of: object), upTo: AppSettingsObject.self)
+            #expect(levels.map { $0.map(\.name) } == mirrorLevels, "\(type(of: object))")
+            let instance = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            for field in levels.joined() {
+                let wrapper = try #require(field.type as? any _SettingWrapper.Type, "\(field.name)")
+                let slot = readSlot(wrapper, at: instance + field.offset)
+                #expect("_" + slot.name == field.name || slot.explicitStoredName != nil, "\(field.name)")
+                #expect(object.slots.contains { $0 === slot })
+            }
+        }
+    }
+
+    private func readSlot<Wrapper: _SettingWrapper>(_: Wrapper.Type, at pointer: UnsafeRawPointer) -> AnySettingSlot {
+        pointer.load(as: Wrapper.self)._slot
+    }
 }

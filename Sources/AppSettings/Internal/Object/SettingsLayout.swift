@@ -1,7 +1,7 @@
 import Foundation
 
-/// What is known about the `@Setting` properties of one settings class, found once by `Mirror`
-/// and reused by every later instance.
+/// What is known about the `@Setting` properties of one settings class, found once from the
+/// class's field metadata (``StoredFields``) and reused by every later instance.
 struct SettingsLayout: @unchecked Sendable {
     /// The stored names, in declaration order, superclass first.
     let names: [String]
@@ -58,16 +58,13 @@ struct SettingsLayout: @unchecked Sendable {
     }
 
     private static func discover(_ object: AppSettingsObject) -> ([AnySettingSlot], SettingsLayout) {
-        var levels: [[(label: String, slot: AnySettingSlot)]] = []
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror, current.subjectType != AppSettingsObject.self {
-            var level: [(label: String, slot: AnySettingSlot)] = []
-            for child in current.children {
-                guard let wrapper = child.value as? any _SettingWrapper, let label = child.label else { continue }
-                level.append((label.hasPrefix("_") ? String(label.dropFirst()) : label, wrapper._slot))
+        let instance = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        let levels = StoredFields.byClass(of: Swift.type(of: object), upTo: AppSettingsObject.self).map { fields in
+            fields.compactMap { field -> (label: String, slot: AnySettingSlot)? in
+                guard let wrapper = field.type as? any _SettingWrapper.Type else { return nil }
+                let label = field.name.hasPrefix("_") ? String(field.name.dropFirst()) : field.name
+                return (label, slot(of: wrapper, at: instance + field.offset))
             }
-            levels.append(level)
-            mirror = current.superclassMirror
         }
         let found = levels.reversed().flatMap { $0 }
         SlotRegistration.remove(found.map(\.slot))
@@ -106,7 +103,13 @@ struct SettingsLayout: @unchecked Sendable {
     }
 }
 
-/// Lets `Mirror` results be recognized as settings without knowing their value type.
+/// The slot of the `@Setting` property of type `Wrapper` stored at `pointer` (in an object
+/// being initialized, which holds it).
+private func slot<Wrapper: _SettingWrapper>(of _: Wrapper.Type, at pointer: UnsafeRawPointer) -> AnySettingSlot {
+    pointer.load(as: Wrapper.self)._slot
+}
+
+/// Lets stored properties be recognized as settings without knowing their value type.
 protocol _SettingWrapper {
     var _slot: AnySettingSlot { get }
 }

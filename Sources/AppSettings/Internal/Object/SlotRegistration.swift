@@ -7,7 +7,8 @@ import Foundation
 /// slot on a per-thread stack; `AppSettingsObject.init` pops the number of slots its class
 /// declares. A nested settings object created in a property initializer pushes and pops its own
 /// slots in between, so the stack stays balanced. The first instance of each class checks the
-/// popped slots against `Mirror` and records their order; later instances skip the `Mirror` walk.
+/// popped slots against its stored properties (``StoredFields``) and records their order; later
+/// instances skip that walk.
 enum SlotRegistration {
     private final class Stack {
         var slots: [AnySettingSlot] = []
@@ -51,7 +52,7 @@ enum SlotRegistration {
         return popped
     }
 
-    /// Removes the given slots wherever they are (after a `Mirror` walk found them).
+    /// Removes the given slots wherever they are (after the walk of the stored properties found them).
     static func remove(_ slots: [AnySettingSlot]) {
         let identities = Set(slots.map(ObjectIdentifier.init))
         stack.slots.removeAll { identities.contains(ObjectIdentifier($0)) }

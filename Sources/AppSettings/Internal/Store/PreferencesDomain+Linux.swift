@@ -98,7 +98,7 @@
         func removeObject(forKey key: String) { userDefaults.removeObject(forKey: key) }
         func synchronize() -> Bool { userDefaults.synchronize() }
         /// Why ``synchronize()`` returned `false`, naming the file.
-        var synchronizeFailure: String { "UserDefaults could not write \(location.domainFileURL.path)" }
+        var synchronizeFailure: String { "UserDefaults could not write \(location.domainFilePath)" }
 
         func refresh() { userDefaults.synchronize() }
 
@@ -106,12 +106,13 @@
 
         func readRecoveryCopy(forKey key: String) throws -> Data? {
             try location.checkKnown(key: key, writing: false)
-            let url = location.recoveryCopyURL(forKey: key)
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            let path = location.recoveryCopyPath(forKey: key)
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
             do {
-                return RecoveryCopyFormat.newestArchive(in: try Data(contentsOf: url))
+                return RecoveryCopyFormat.newestArchive(
+                    in: try Data(contentsOf: URL(fileURLWithPath: path, isDirectory: false)))
             } catch {
-                throw AppSettingsError.readFailed(key: key, reason: "could not read \(url.path): \(error)")
+                throw AppSettingsError.readFailed(key: key, reason: "could not read \(path): \(error)")
             }
         }
 
@@ -153,10 +154,11 @@
         let domainName: String
         /// The CoreFoundation application name `UserDefaults` uses for this domain.
         let applicationName: CFString
+        // Paths, not URLs: a process's first `URL` costs its first settings object about 80 µs.
         /// `<configuration directory>/<domain>.plist`: the file corelibs keeps the domain in.
-        let domainFileURL: URL
-        /// `<configuration directory>/AppSettings/<domain>/`: recovery copies and the lock file.
-        let storeDirectory: URL
+        let domainFilePath: String
+        /// `<configuration directory>/AppSettings/<domain>`: recovery copies and the lock file.
+        let storeDirectoryPath: String
         let lockFilePath: String
         /// Set when the suite of a `UserDefaults` could not be told: every read and write throws it.
         let unknownSuiteReason: String?
@@ -168,14 +170,17 @@
         private init(suiteName: String?, unknownSuiteReason: String? = nil) {
             self.suiteName = suiteName
             self.unknownSuiteReason = unknownSuiteReason
-            domainName = suiteName ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+            domainName = suiteName ?? mainBundleIdentifier() ?? ProcessInfo.processInfo.processName
             applicationName = suiteName.map(cfString) ?? kCFPreferencesCurrentApplication
-            let configuration = ConfigurationDirectory.url
-            domainFileURL = configuration.appendingPathComponent(domainName + ".plist", isDirectory: false)
-            storeDirectory = configuration.appendingPathComponent("AppSettings", isDirectory: true)
-                .appendingPathComponent(fileNameComponent(domainName), isDirectory: true)
-            lockFilePath = storeDirectory.appendingPathComponent("domain.lock").path
+            let configuration = ConfigurationDirectory.path
+            domainFilePath = appendingPathComponent(domainName + ".plist", to: configuration)
+            storeDirectoryPath = appendingPathComponent(
+                fileNameComponent(domainName), to: appendingPathComponent("AppSettings", to: configuration))
+            lockFilePath = appendingPathComponent("domain.lock", to: storeDirectoryPath)
         }
+
+        var domainFileURL: URL { URL(fileURLWithPath: domainFilePath, isDirectory: false) }
+        var storeDirectory: URL { URL(fileURLWithPath: storeDirectoryPath, isDirectory: true) }
 
         /// The location of `userDefaults`' domain, made once per domain.
         static func of(_ userDefaults: UserDefaults) -> DomainLocation {
@@ -243,8 +248,12 @@
         }
 
         /// `<store directory>/<key as a file name>.archive`.
+        func recoveryCopyPath(forKey key: String) -> String {
+            appendingPathComponent(keyFileName(key) + ".archive", to: storeDirectoryPath)
+        }
+
         func recoveryCopyURL(forKey key: String) -> URL {
-            storeDirectory.appendingPathComponent(keyFileName(key) + ".archive", isDirectory: false)
+            URL(fileURLWithPath: recoveryCopyPath(forKey: key), isDirectory: false)
         }
 
         func keyFileName(_ key: String) -> String {
@@ -262,7 +271,7 @@
         /// library or corelibs may have just created them, and a directory persists only once its
         /// parent is flushed.
         func flushStoreDirectory(key: String) throws(AppSettingsError) {
-            try Self.flushDirectory(storeDirectory.path, key: key)
+            try Self.flushDirectory(storeDirectoryPath, key: key)
             guard !ancestorsFlushed.withLock({ $0 }) else { return }
             let configuration = ConfigurationDirectory.url
             for directory in [storeDirectory.deletingLastPathComponent(), configuration] {
@@ -297,10 +306,20 @@
         /// CoreFoundation function corelibs' preferences call, once per process. (Foundation's
         /// `homeDirectoryForCurrentUser` reads the password file and ignores `HOME`, which
         /// sandboxes, containers and CI runners set.)
-        static let url: URL = {
-            let path = unsafeBitCast(_CFXDGCreateConfigHomePath(), to: NSString.self) as String
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }()
+        static let path: String = unsafeBitCast(_CFXDGCreateConfigHomePath(), to: NSString.self) as String
+        static var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
+    }
+
+    /// `path/component` (corelibs' configuration path has no trailing `/`; one is not doubled).
+    private func appendingPathComponent(_ component: String, to path: String) -> String {
+        path.hasSuffix("/") ? path + component : path + "/" + component
+    }
+
+    /// `Bundle.main.bundleIdentifier`, from CoreFoundation's main bundle (which `Bundle.main`
+    /// wraps) without making the `Bundle`: about 80 µs at a process's first settings object.
+    private func mainBundleIdentifier() -> String? {
+        guard let bundle = CFBundleGetMainBundle(), let identifier = CFBundleGetIdentifier(bundle) else { return nil }
+        return unsafeBitCast(identifier, to: NSString.self) as String
     }
 
     /// A string as CoreFoundation takes it (corelibs' `NSString` is its `CFString`).
@@ -342,7 +361,7 @@
         /// `fdatasync`, `rename`, then its directory flushed, so that after a power loss it is
         /// still this file.
         private static func write(_ archive: Data, key: String, location: DomainLocation) throws(AppSettingsError) {
-            let target = location.recoveryCopyURL(forKey: key).path
+            let target = location.recoveryCopyPath(forKey: key)
             let descriptor = open(target, O_RDWR | O_CLOEXEC)
             let plan: RecoveryCopyFormat.Write
             if descriptor >= 0 {
@@ -368,9 +387,8 @@
             key: String,
             location: DomainLocation
         ) throws(AppSettingsError) {
-            let temporary = location.storeDirectory.appendingPathComponent(
-                ".\(location.keyFileName(key)).\(getpid()).tmp"
-            ).path
+            let temporary = appendingPathComponent(
+                ".\(location.keyFileName(key)).\(getpid()).tmp", to: location.storeDirectoryPath)
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw systemError(key: key, "could not create \(temporary)") }
             let complete = writeWhole(file, to: descriptor, at: 0)

@@ -4,7 +4,7 @@
     import Glibc
 
     extension StoreWatcher {
-        // Linux: inotify on the store directory (`DomainLocation.storeDirectory`), where every
+        // Linux: inotify on the store directory (`DomainLocation.storeDirectoryPath`), where every
         // save writes the recovery copy `<key>.archive` in place (IN_CLOSE_WRITE) or, when it is
         // made anew, renames it into place (IN_MOVED_TO). One inotify descriptor per process, read by one thread
         // that waits in poll(2); one watch per store directory, counted by its live objects.
@@ -19,12 +19,12 @@
 
         static func startWatching(_ store: SettingsStore) {
             guard store.domain.location.unknownSuiteReason == nil else { return }
-            InotifyWatcher.shared.retain(store.domain.location.storeDirectory)
+            InotifyWatcher.shared.retain(store.domain.location.storeDirectoryPath)
         }
 
         static func stopWatching(_ store: SettingsStore) {
             guard store.domain.location.unknownSuiteReason == nil else { return }
-            InotifyWatcher.shared.release(store.domain.location.storeDirectory)
+            InotifyWatcher.shared.release(store.domain.location.storeDirectoryPath)
         }
 
         /// Nothing to announce: the renamed copy is what other processes see.
@@ -43,7 +43,7 @@
                 Change(
                     concerns: { store in
                         let location = store.domain.location
-                        return location.storeDirectory.path == directory
+                        return location.storeDirectoryPath == directory
                             && location.keyFileName(store.key) + ".archive" == name
                     },
                     contents: { _ in .bytes(stored) }
@@ -55,7 +55,7 @@
         fileprivate static func catchUp(_ directories: Set<String>) {
             report(
                 Change(
-                    concerns: { directories.contains($0.domain.location.storeDirectory.path) },
+                    concerns: { directories.contains($0.domain.location.storeDirectoryPath) },
                     contents: { store in
                         do {
                             let url = store.domain.location.recoveryCopyURL(forKey: store.key)
@@ -89,11 +89,11 @@
             private let watched = Protected(Watched())
             private static let mask = UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
 
-            func retain(_ directory: URL) {
+            func retain(_ directory: String) {
                 let scheduleStart = watched.withLock { watched -> Bool in
-                    watched.directories[directory.path, default: (watch: -1, objects: 0)].objects += 1
+                    watched.directories[directory, default: (watch: -1, objects: 0)].objects += 1
                     guard watched.descriptor < 0 else {
-                        Self.watch(directory.path, in: &watched)
+                        Self.watch(directory, in: &watched)
                         return false
                     }
                     defer { watched.isStartScheduled = true }
@@ -151,9 +151,9 @@
                 watched.directoriesByWatch[watch] = path
             }
 
-            func release(_ directory: URL) {
+            func release(_ directory: String) {
                 watched.withLock { watched in
-                    let path = directory.path
+                    let path = directory
                     guard var entry = watched.directories[path] else { return }
                     entry.objects -= 1
                     guard entry.objects == 0 else {

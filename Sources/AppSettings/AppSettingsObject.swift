@@ -169,7 +169,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// Override it to keep the key when you rename the class, or to store two classes' sets
     /// apart. It must not be empty.
     open var userDefaultsKeyPostfix: String {
-        String(describing: type(of: self))
+        settingsClassName(of: type(of: self))
     }
 
     /// The full `UserDefaults` key of this set: `"AppSettings."` followed by ``userDefaultsKeyPostfix``.

@@ -84,4 +84,56 @@ struct TypeNameTests {
     private func readSlot<Wrapper: _SettingWrapper>(_: Wrapper.Type, at pointer: UnsafeRawPointer) -> AnySettingSlot {
         pointer.load(as: Wrapper.self)._slot
     }
+
+    /// A settings class's name, which its key is made of: read from the mangled name where it has
+    /// the top-level form (words the mangling abbreviates included), described by the runtime
+    /// otherwise; the same as `String(describing:)` either way.
+    @Test func settingsClassNamesAreTheRuntimesDescriptions() {
+        final class Local: AppSettingsObject, @unchecked Sendable {}
+        let topLevel: [AnyClass] = [
+            MySettings.self, AudioSettings.self, AllTypesSettings.self, DerivedSettings.self,
+            TestsAppSettings.self, SettingsTestsApp.self, ABCSettings.self, URLSettingsURL.self,
+            snake_case_settings.self, Settings_2.self, X.self, Settings2Settings.self, AppAppApp.self,
+            AlphaBetaGammaDeltaEpsilonZetaEtaThetaIotaKappaLambdaMuNuXiOmicronPiRhoSigmaTauUpsilonPhiChiPsiOmegaAlpha
+                .self,
+        ]
+        let others: [AnyClass] = [Local.self, PrivateSettings.self, Outer.Inner.self, Generic<Int>.self]
+        for type in topLevel + others + [AppSettingsObject.self, NSObject.self] {
+            #expect(settingsClassName(of: type) == String(describing: type), "\(type)")
+        }
+        for type in topLevel {
+            #expect(topLevelClassName(inMangledName: _mangledTypeName(type) ?? "") != nil, "\(type) read")
+        }
+        for type in others {
+            #expect(topLevelClassName(inMangledName: _mangledTypeName(type) ?? "") == nil, "\(type) described")
+        }
+        #expect(topLevelClassName(inMangledName: "3Foo3BarC") == "Bar")
+        #expect(topLevelClassName(inMangledName: "5MyApp02MyB0C") == "MyApp")
+        let notTopLevelClasses = [
+            "3Foo3Bar", "3Foo3BarV", "3Foo3BarCC", "3Foo9BarC", "3Foo3Bar3BazC", "3Foo0zC", "3Foo003BarC", "", "C",
+        ]
+        for other in notTopLevelClasses {
+            #expect(topLevelClassName(inMangledName: other) == nil, "\(other)")
+        }
+    }
 }
+
+final class TestsAppSettings: AppSettingsObject, @unchecked Sendable {}
+final class SettingsTestsApp: AppSettingsObject, @unchecked Sendable {}
+final class ABCSettings: AppSettingsObject, @unchecked Sendable {}
+final class URLSettingsURL: AppSettingsObject, @unchecked Sendable {}
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+final class snake_case_settings: AppSettingsObject, @unchecked Sendable {}
+final class Settings_2: AppSettingsObject, @unchecked Sendable {}
+final class X: AppSettingsObject, @unchecked Sendable {}
+final class Settings2Settings: AppSettingsObject, @unchecked Sendable {}
+final class AppAppApp: AppSettingsObject, @unchecked Sendable {}
+/// More than the 26 words a mangled name abbreviates.
+final class AlphaBetaGammaDeltaEpsilonZetaEtaThetaIotaKappaLambdaMuNuXiOmicronPiRhoSigmaTauUpsilonPhiChiPsiOmegaAlpha:
+    AppSettingsObject, @unchecked Sendable
+{}
+private final class PrivateSettings: AppSettingsObject, @unchecked Sendable {}
+enum Outer {
+    final class Inner: AppSettingsObject, @unchecked Sendable {}
+}
+final class Generic<Value>: AppSettingsObject, @unchecked Sendable {}

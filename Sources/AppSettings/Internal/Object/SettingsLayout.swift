@@ -77,7 +77,7 @@ struct SettingsLayout: @unchecked Sendable {
         var names: [String] = []
         var seen: Set<String> = []
         var error: AppSettingsError?
-        let className = String(describing: Swift.type(of: object))
+        let className = settingsClassName(of: Swift.type(of: object))
         for entry in found {
             let name = entry.slot.explicitStoredName ?? entry.label
             if let explicit = entry.slot.explicitStoredName,

@@ -48,7 +48,7 @@ private struct FieldMetadata {
     var isVar = false
 }
 
-// Free functions, not static methods: a method would pass its metatype as an extra argument.
+// Free functions with the parameters of the runtime's functions, nothing implicit added.
 
 /// The number of stored properties of `type` and its superclasses.
 @_silgen_name("swift_reflectionMirror_recursiveCount")

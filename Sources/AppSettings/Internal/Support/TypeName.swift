@@ -41,6 +41,8 @@ private func numberTypeName(_ number: NSNumber) -> String {
 /// (a nested, generic, private or local class, a name in Punycode) is described by the runtime.
 func settingsClassName(of type: AnyClass) -> String {
     if let mangled = _mangledTypeName(type), let name = topLevelClassName(inMangledName: mangled) {
+        // Debug builds compare with the runtime's description (the name makes the key).
+        assert(name == String(describing: type), "\(mangled) read as \(name), described as \(type)")
         return name
     }
     return String(describing: type)

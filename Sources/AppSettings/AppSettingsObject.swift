@@ -169,7 +169,8 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// Override it to keep the key when you rename the class, or to store two classes' sets
     /// apart. It must not be empty.
     open var userDefaultsKeyPostfix: String {
-        settingsClassName(of: type(of: self))
+        // The layout, made once per class, holds it (an object reads it after attaching its layout).
+        layout.className.isEmpty ? settingsClassName(of: type(of: self)) : layout.className
     }
 
     /// The full `UserDefaults` key of this set: `"AppSettings."` followed by ``userDefaultsKeyPostfix``.

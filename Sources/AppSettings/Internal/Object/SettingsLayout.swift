@@ -3,6 +3,8 @@ import Foundation
 /// What is known about the `@Setting` properties of one settings class, found once from the
 /// class's field metadata (``StoredFields``) and reused by every later instance.
 struct SettingsLayout: @unchecked Sendable {
+    /// The class's name (``settingsClassName(of:)``): the default key postfix, and for messages.
+    let className: String
     /// The stored names, in declaration order, superclass first.
     let names: [String]
     /// Which settings fall under the `const` rule.
@@ -91,6 +93,7 @@ struct SettingsLayout: @unchecked Sendable {
             names.append(name)
         }
         let layout = SettingsLayout(
+            className: className,
             names: names,
             isConstant: found.map { isConstantName($0.label) },
             registrationOrder: registrationOrder,
@@ -120,7 +123,7 @@ extension Setting: _SettingWrapper {
 
 extension SettingsLayout {
     static let empty = SettingsLayout(
-        names: [], isConstant: [], registrationOrder: [], slotTypes: [], error: nil,
+        className: "", names: [], isConstant: [], registrationOrder: [], slotTypes: [], error: nil,
         observationKeyPaths: [], changeUserInfos: []
     )
 }

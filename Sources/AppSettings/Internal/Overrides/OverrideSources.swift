@@ -180,7 +180,7 @@ enum ManagedConfigurationSource {
         let cacheKey = [domain, key] + directories
         if let paths = filePathCache.withLock({ $0[cacheKey] }) { return paths }
         let name = "AppSettings/" + fileNameComponent(domain) + "/" + fileNameComponent(key) + ".json"
-        let paths = directories.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + name }
+        let paths = directories.map { appendingPathComponent(name, to: $0) }
         filePathCache.withLock { $0[cacheKey] = paths }
         return paths
     }

@@ -109,8 +109,7 @@
             let path = location.recoveryCopyPath(forKey: key)
             guard FileManager.default.fileExists(atPath: path) else { return nil }
             do {
-                return RecoveryCopyFormat.newestArchive(
-                    in: try Data(contentsOf: URL(fileURLWithPath: path, isDirectory: false)))
+                return try RecoveryCopyFormat.archive(inFileAtPath: path)
             } catch {
                 throw AppSettingsError.readFailed(key: key, reason: "could not read \(path): \(error)")
             }
@@ -308,11 +307,6 @@
         /// sandboxes, containers and CI runners set.)
         static let path: String = unsafeBitCast(_CFXDGCreateConfigHomePath(), to: NSString.self) as String
         static var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
-    }
-
-    /// `path/component` (corelibs' configuration path has no trailing `/`; one is not doubled).
-    private func appendingPathComponent(_ component: String, to path: String) -> String {
-        path.hasSuffix("/") ? path + component : path + "/" + component
     }
 
     /// `Bundle.main.bundleIdentifier`, from CoreFoundation's main bundle (which `Bundle.main`

@@ -38,17 +38,13 @@ enum RecoveryCopyFormat {
         newestSlot(in: file)?.archive ?? file
     }
 
-    /// The slot size of a two-slot file, or `nil` for anything else.
-    static func slotSize(of file: Data) -> Int? {
-        guard file.count >= 2 * pageSize, file.count % (2 * pageSize) == 0 else { return nil }
-        let slotSize = file.count / 2
-        // One whole slot is enough to tell the layout: a write interrupted in the other one
-        // leaves this one as it was.
-        guard (0..<2).contains(where: { slot(at: $0, slotSize: slotSize, in: file) != nil }) else { return nil }
-        return slotSize
+    /// The archive in the file at `path`, as ``newestArchive(in:)`` reads it.
+    static func archive(inFileAtPath path: String) throws -> Data {
+        newestArchive(in: try Data(contentsOf: URL(fileURLWithPath: path, isDirectory: false)))
     }
 
-    /// The whole slot with the highest generation, if any.
+    /// The whole slot with the highest generation, if any (`nil` also for a file that does not
+    /// have two slots).
     static func newestSlot(in file: Data) -> Slot? {
         guard file.count >= 2 * pageSize, file.count % (2 * pageSize) == 0 else { return nil }
         let slots = (0..<2).compactMap { slot(at: $0, slotSize: file.count / 2, in: file) }
@@ -61,16 +57,17 @@ enum RecoveryCopyFormat {
         case inPlace(offset: Int, bytes: Data)
         /// A new file, written whole and renamed over the old one.
         case replace(file: Data)
-
     }
 
     static func write(_ archive: Data, over existing: Data?) -> Write {
         let newest = existing.flatMap(newestSlot(in:))
         let generation = (newest?.generation ?? 0) &+ 1
-        if let existing, let slotSize = slotSize(of: existing), headerSize + archive.count <= slotSize {
+        // One whole slot is enough to tell the layout: a write interrupted in the other one left
+        // this one as it was.
+        if let existing, let newest, headerSize + archive.count <= existing.count / 2 {
             // The slot without the newest whole copy: the older one, or one a write left broken.
-            let index = newest.map { 1 - $0.index } ?? 0
-            return .inPlace(offset: index * slotSize, bytes: slotBytes(archive, generation: generation))
+            return .inPlace(
+                offset: (1 - newest.index) * existing.count / 2, bytes: slotBytes(archive, generation: generation))
         }
         // Room for the set to grow by a quarter before the file is made anew.
         let needed = headerSize + archive.count + archive.count / 4

@@ -6,8 +6,9 @@
     extension StoreWatcher {
         // Linux: inotify on the store directory (`DomainLocation.storeDirectoryPath`), where every
         // save writes the recovery copy `<key>.archive` in place (IN_CLOSE_WRITE) or, when it is
-        // made anew, renames it into place (IN_MOVED_TO). One inotify descriptor per process, read by one thread
-        // that waits in poll(2); one watch per store directory, counted by its live objects.
+        // made anew, renames it into place (IN_MOVED_TO). One inotify descriptor per process, read
+        // by one thread that waits in poll(2); one watch per store directory, counted by its live
+        // objects.
         // (A plain thread, not a DispatchSource: starting libdispatch's event machinery made a
         // short process, such as a command-line tool reading one setting, exit about 10 ms later.)
         //
@@ -34,8 +35,7 @@
         fileprivate static func fileChanged(_ name: String, in directory: String) {
             let stored: Data
             do {
-                stored = RecoveryCopyFormat.newestArchive(
-                    in: try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)))
+                stored = try RecoveryCopyFormat.archive(inFileAtPath: appendingPathComponent(name, to: directory))
             } catch {
                 return  // replaced or removed again since: its next event says more
             }
@@ -58,8 +58,8 @@
                     concerns: { directories.contains($0.domain.location.storeDirectoryPath) },
                     contents: { store in
                         do {
-                            let url = store.domain.location.recoveryCopyURL(forKey: store.key)
-                            return .bytes(RecoveryCopyFormat.newestArchive(in: try Data(contentsOf: url)))
+                            let path = store.domain.location.recoveryCopyPath(forKey: store.key)
+                            return .bytes(try RecoveryCopyFormat.archive(inFileAtPath: path))
                         } catch {
                             return .nothing  // no copy yet (nothing stored), or replaced right now: its event tells
                         }
@@ -89,11 +89,11 @@
             private let watched = Protected(Watched())
             private static let mask = UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
 
-            func retain(_ directory: String) {
+            func retain(_ path: String) {
                 let scheduleStart = watched.withLock { watched -> Bool in
-                    watched.directories[directory, default: (watch: -1, objects: 0)].objects += 1
+                    watched.directories[path, default: (watch: -1, objects: 0)].objects += 1
                     guard watched.descriptor < 0 else {
-                        Self.watch(directory, in: &watched)
+                        Self.watch(path, in: &watched)
                         return false
                     }
                     defer { watched.isStartScheduled = true }
@@ -151,9 +151,8 @@
                 watched.directoriesByWatch[watch] = path
             }
 
-            func release(_ directory: String) {
+            func release(_ path: String) {
                 watched.withLock { watched in
-                    let path = directory
                     guard var entry = watched.directories[path] else { return }
                     entry.objects -= 1
                     guard entry.objects == 0 else {

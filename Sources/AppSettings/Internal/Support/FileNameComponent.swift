@@ -12,6 +12,11 @@ func fileNameComponent(_ name: String) -> String {
     return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
 }
 
+/// `path/component`, without doubling a `/` that ends `path`.
+func appendingPathComponent(_ component: String, to path: String) -> String {
+    path.hasSuffix("/") ? path + component : path + "/" + component
+}
+
 private func isKept(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar {
     case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "@": return true

@@ -19,12 +19,12 @@
         // with what was written meanwhile (`catchUp`), so it is still told within the delay.
 
         static func startWatching(_ store: SettingsStore) {
-            guard store.domain.location.unknownSuiteReason == nil else { return }
+            guard store.domain.location.isUsable else { return }
             InotifyWatcher.shared.retain(store.domain.location.storeDirectoryPath)
         }
 
         static func stopWatching(_ store: SettingsStore) {
-            guard store.domain.location.unknownSuiteReason == nil else { return }
+            guard store.domain.location.isUsable else { return }
             InotifyWatcher.shared.release(store.domain.location.storeDirectoryPath)
         }
 
@@ -35,9 +35,14 @@
         fileprivate static func fileChanged(_ name: String, in directory: String) {
             let stored: Data
             do {
-                stored = try RecoveryCopyFormat.archive(inFileAtPath: appendingPathComponent(name, to: directory))
+                // Replaced or removed again since: its next event says more.
+                guard let bytes = try RecoveryCopyFormat.archive(inFileAtPath: appendingPathComponent(name, to: directory))
+                else { return }
+                stored = bytes
             } catch {
-                return  // replaced or removed again since: its next event says more
+                // A file the library would not read (too large, a link, a FIFO) is not reported.
+                Log.error("a change in \(directory) is not reported: \(error)")
+                return
             }
             report(
                 Change(
@@ -57,12 +62,10 @@
                 Change(
                     concerns: { directories.contains($0.domain.location.storeDirectoryPath) },
                     contents: { store in
-                        do {
-                            let path = store.domain.location.recoveryCopyPath(forKey: store.key)
-                            return .bytes(try RecoveryCopyFormat.archive(inFileAtPath: path))
-                        } catch {
-                            return .nothing  // no copy yet (nothing stored), or replaced right now: its event tells
-                        }
+                        // No copy yet (nothing stored), or one the library would not read: nothing to tell.
+                        let path = store.domain.location.recoveryCopyPath(forKey: store.key)
+                        return (try? RecoveryCopyFormat.archive(inFileAtPath: path)).flatMap { $0 }.map { .bytes($0) }
+                            ?? .nothing
                     }
                 ))
         }

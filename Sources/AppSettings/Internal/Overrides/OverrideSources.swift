@@ -151,27 +151,78 @@ enum ManagedConfigurationSource {
     }
 
     /// The file `AppSettings/<domain>/<key>.json` in the first of `directories` that has it.
+    ///
+    /// A file is parsed once per change: each object's creation looks at its status (`stat(2)`),
+    /// and takes what was read before while the file is the same (same inode, size, modification
+    /// and change times). A place that cannot be reached (a directory without permission) is
+    /// reported, not skipped. The file is an administrator's: it may be a link (configuration
+    /// managers link files into `/etc`), but a FIFO or a device is refused without blocking, and a
+    /// file over ``GuardedFile/maximumDocumentByteCount`` bytes is refused unread.
     static func read(key: String, domain: String, directories: [String]) -> Read {
         for path in filePaths(key: key, domain: domain, directories: directories) {
-            // `access(2)` rather than `FileManager`: every object of a set looks, at initialization.
-            guard access(path, F_OK) == 0 else { continue }
-            let url = URL(fileURLWithPath: path, isDirectory: false)
-            let data: Data
-            do {
-                data = try Data(contentsOf: url)
-            } catch {
-                return .unreadable(origin: path, value: "", reason: "it cannot be read: \(error)")
-            }
-            guard let json = try? JSONSerialization.jsonObject(with: data),
-                case .dictionary(let entries)? = OverrideText.storedValue(ofParsed: json)
-            else {
+            var status = stat()
+            guard stat(path, &status) == 0 else {
+                if errno == ENOENT { continue }
                 return .unreadable(
-                    origin: path, value: String(decoding: data.prefix(200), as: UTF8.self),
-                    reason: "expected a JSON object of settings by stored name")
+                    origin: path, value: "", reason: "it cannot be reached: \(String(cString: strerror(errno)))")
             }
-            return .entries(entries, origin: path)
+            let version = FileVersion(status)
+            let known = managedFiles.withLock { $0[path] }
+            if let known, known.version == version { return known.read }
+            let read = parse(path)
+            managedFiles.withLock { $0[path] = (version, read, (known?.parses ?? 0) + 1) }
+            return read
         }
         return .none
+    }
+
+    private static func parse(_ path: String) -> Read {
+        let data: Data
+        do {
+            guard let contents = try GuardedFile.read(path, limit: GuardedFile.maximumDocumentByteCount, followingLinks: true)
+            else { return .none }
+            data = contents
+        } catch {
+            return .unreadable(origin: path, value: "", reason: "it cannot be read: \(error)")
+        }
+        guard let json = try? JSONSerialization.jsonObject(with: data),
+            case .dictionary(let entries)? = OverrideText.storedValue(ofParsed: json)
+        else {
+            return .unreadable(
+                origin: path, value: String(decoding: data.prefix(200), as: UTF8.self),
+                reason: "expected a JSON object of settings by stored name")
+        }
+        return .entries(entries, origin: path)
+    }
+
+    /// What a managed file's status says of its contents: when any of it differs, it is read again.
+    private struct FileVersion: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: [Int]
+        var changed: [Int]
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            #if canImport(Darwin)
+                modified = [status.st_mtimespec.tv_sec, status.st_mtimespec.tv_nsec]
+                changed = [status.st_ctimespec.tv_sec, status.st_ctimespec.tv_nsec]
+            #else
+                modified = [status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
+                changed = [status.st_ctim.tv_sec, status.st_ctim.tv_nsec]
+            #endif
+        }
+    }
+
+    /// What each managed file held when last read, by path, and how often it was parsed.
+    private static let managedFiles = Protected<[String: (version: FileVersion, read: Read, parses: Int)]>([:])
+
+    /// How often the managed file at `path` was parsed in this process (for tests).
+    static func parseCount(of path: String) -> Int {
+        managedFiles.withLock { $0[path]?.parses ?? 0 }
     }
 
     /// The places of a set's file, made once per process for each domain, key and directories

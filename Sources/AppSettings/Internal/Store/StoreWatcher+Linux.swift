@@ -137,8 +137,7 @@
                 guard let entry = watched.directories[path], entry.watch < 0 else { return }
                 // The directory exists once the set was stored; watched before that too.
                 do {
-                    try FileManager.default.createDirectory(
-                        at: URL(fileURLWithPath: path, isDirectory: true), withIntermediateDirectories: true)
+                    try GuardedFile.createDirectories(path)
                 } catch {
                     Log.error("other processes' changes are not noticed: could not create \(path): \(error)")
                     return

@@ -34,9 +34,15 @@ enum GuardedFile {
     static let maximumDocumentByteCount = 2 * SettingsStore.maximumDomainByteCount
 
     /// Opens `path` with `flags` (`O_RDONLY`, `O_RDWR`, with `O_CREAT` and so on) as a regular file,
-    /// never through a link and never blocking; the descriptor returned blocks as usual.
-    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(Problem) -> Int32 {
-        let descriptor = systemOpen(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
+    /// never through a link (unless `followingLinks`) and never blocking; the descriptor returned
+    /// blocks as usual.
+    static func open(
+        _ path: String,
+        _ flags: Int32,
+        mode: mode_t = 0o600,
+        followingLinks: Bool = false
+    ) throws(Problem) -> Int32 {
+        let descriptor = systemOpen(path, flags | (followingLinks ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw problem(path, errno: errno) }
         var status = FileStatus()
         guard fstat(descriptor, &status) == 0 else {
@@ -56,10 +62,10 @@ enum GuardedFile {
 
     /// The bytes of the regular file at `path`, refused past `limit` bytes; `nil` when there is no
     /// file there.
-    static func read(_ path: String, limit: Int) throws(Problem) -> Data? {
+    static func read(_ path: String, limit: Int, followingLinks: Bool = false) throws(Problem) -> Data? {
         let descriptor: Int32
         do {
-            descriptor = try open(path, O_RDONLY)
+            descriptor = try open(path, O_RDONLY, followingLinks: followingLinks)
         } catch {
             if error.isMissing { return nil }
             throw error

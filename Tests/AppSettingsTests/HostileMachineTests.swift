@@ -131,13 +131,15 @@ import Testing
         func aStuckLockHolderEndsInAnError() throws {
             let settings = try saved()
             let lockFile = try storeDirectory(of: settings).appendingPathComponent("domain.lock")
-            // A real second process holds the domain's lock, as a stuck writer would.
+            // A real second process holds the domain's lock, as a stuck writer would: flock(1) takes
+            // it and becomes `sleep` (no fork), so terminating it releases the lock.
             let holder = Process()
             holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-            holder.arguments = ["--exclusive", lockFile.path, "sleep", "60"]
+            holder.arguments = ["--exclusive", "--no-fork", lockFile.path, "sleep", "60"]
             try holder.run()
             defer {
-                holder.terminate()
+                // SIGKILL: a child of this process may start with SIGTERM blocked.
+                kill(holder.processIdentifier, SIGKILL)
                 holder.waitUntilExit()
             }
             let held = Date().addingTimeInterval(20)
@@ -337,7 +339,9 @@ import Testing
             }
             #expect(key == settings.userDefaultsKey)
             #expect(reason.contains("'/'"))
-            #expect("\(AppSettingsError.invalidKey(key: "a\u{0}b", reason: "it contains a NUL character"))".contains(#"a\u{0}b"#))
+            #expect(
+                "\(AppSettingsError.invalidKey(key: "a\u{0}b", reason: "it contains a NUL character"))".contains(
+                    #"a\u{0}b"#))
         }
 
         @Test("the tool refuses a strange suite name with exit 1 and writes nothing")

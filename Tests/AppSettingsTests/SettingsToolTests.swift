@@ -136,7 +136,8 @@ import Testing
             // What the app would not read back: nil for a value whose type may not be optional, an
             // integer beyond what the stored kind holds.
             try expectRefused(["set"] + key + ["int", "null"], mentioning: "null only where nil is stored")
-            try expectRefused(["set"] + key + ["frame", #"{"title": null}"#], mentioning: "null only where nil is stored")
+            try expectRefused(
+                ["set"] + key + ["frame", #"{"title": null}"#], mentioning: "null only where nil is stored")
             try expectRefused(["set"] + key + ["int", "9223372036854775808"], mentioning: "'int'")
             try expectRefused(["set"] + key + ["int", "9223372036854775808.0"], mentioning: "'int'")
             try expectRefused(["set"] + key + ["uint64", "-1"], mentioning: "'uint64'")

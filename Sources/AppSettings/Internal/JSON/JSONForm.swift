@@ -103,7 +103,8 @@ enum JSONForm {
         // and parsing it would cost time and memory out of all proportion.
         guard data.count <= GuardedFile.maximumDocumentByteCount else {
             throw .malformedJSON(
-                reason: "the document is \(data.count) bytes, more than the \(GuardedFile.maximumDocumentByteCount)-byte "
+                reason:
+                    "the document is \(data.count) bytes, more than the \(GuardedFile.maximumDocumentByteCount)-byte "
                     + "limit for a document of settings")
         }
         let object: Any
@@ -309,12 +310,14 @@ enum JSONForm {
             return .uuid(uuid)
         case (.array(let elements), .array(let values)):
             return .array(
-                try values.map { try storedValue(
+                try values.map {
+                    try storedValue(
                         $0, like: elementTemplate(for: $0, among: elements), merging: false, strict: strict)
                 })
         case (.set(let elements), .array(let values)):
             return .set(
-                try values.map { try storedValue(
+                try values.map {
+                    try storedValue(
                         $0, like: elementTemplate(for: $0, among: elements), merging: false, strict: strict)
                 })
         case (.dictionary(let entries), .dictionary(let values)):

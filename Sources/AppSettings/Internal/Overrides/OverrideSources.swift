@@ -179,7 +179,9 @@ enum ManagedConfigurationSource {
     private static func parse(_ path: String) -> Read {
         let data: Data
         do {
-            guard let contents = try GuardedFile.read(path, limit: GuardedFile.maximumDocumentByteCount, followingLinks: true)
+            guard
+                let contents = try GuardedFile.read(
+                    path, limit: GuardedFile.maximumDocumentByteCount, followingLinks: true)
             else { return .none }
             data = contents
         } catch {

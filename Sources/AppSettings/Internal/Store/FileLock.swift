@@ -43,7 +43,8 @@ enum FileLock {
         do {
             descriptor = exclusive ? try openForWriting(path) : try openForReading(path)
         } catch {
-            throw failure(exclusive ? "\(path) could not be opened for writing, so nothing was written: \(error)" : "\(error)")
+            throw failure(
+                exclusive ? "\(path) could not be opened for writing, so nothing was written: \(error)" : "\(error)")
         }
         guard let descriptor else { return try body() }
         defer { close(descriptor) }
@@ -73,7 +74,7 @@ enum FileLock {
     private static func openForWriting(_ path: String) throws(GuardedFile.Problem) -> Int32 {
         do {
             return try GuardedFile.open(path, O_RDWR | O_CREAT)
-        } catch where error.isMissing {
+        } catch  where error.isMissing {
             let directory = (path as NSString).deletingLastPathComponent
             do {
                 try GuardedFile.createDirectories(directory)
@@ -89,10 +90,10 @@ enum FileLock {
     private static func openForReading(_ path: String) throws(GuardedFile.Problem) -> Int32? {
         do {
             return try GuardedFile.open(path, O_RDWR | O_CREAT)
-        } catch where error.isMissing || error.isDenied {
+        } catch  where error.isMissing || error.isDenied {
             do {
                 return try GuardedFile.open(path, O_RDONLY)
-            } catch where error.isMissing || error.isDenied {
+            } catch  where error.isMissing || error.isDenied {
                 return nil
             }
         }

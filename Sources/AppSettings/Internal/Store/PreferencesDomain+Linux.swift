@@ -469,7 +469,7 @@
         private func openIfPresent(_ target: String) throws(AppSettingsError) -> Int32? {
             do {
                 return try GuardedFile.open(target, O_RDWR)
-            } catch where error.isMissing {
+            } catch  where error.isMissing {
                 return nil
             } catch {
                 throw .storeFailed(key: key, reason: "could not open the recovery copy: \(error)")

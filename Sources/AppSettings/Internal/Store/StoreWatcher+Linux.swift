@@ -36,7 +36,9 @@
             let stored: Data
             do {
                 // Replaced or removed again since: its next event says more.
-                guard let bytes = try RecoveryCopyFormat.archive(inFileAtPath: appendingPathComponent(name, to: directory))
+                guard
+                    let bytes = try RecoveryCopyFormat.archive(
+                        inFileAtPath: appendingPathComponent(name, to: directory))
                 else { return }
                 stored = bytes
             } catch {

@@ -160,13 +160,13 @@ enum ManagedConfigurationSource {
     /// file over ``GuardedFile/maximumDocumentByteCount`` bytes is refused unread.
     static func read(key: String, domain: String, directories: [String]) -> Read {
         for path in filePaths(key: key, domain: domain, directories: directories) {
-            var status = stat()
-            guard stat(path, &status) == 0 else {
-                if errno == ENOENT { continue }
-                return .unreadable(
-                    origin: path, value: "", reason: "it cannot be reached: \(String(cString: strerror(errno)))")
+            let version: GuardedFile.Version
+            do {
+                guard let found = try GuardedFile.version(of: path) else { continue }
+                version = found
+            } catch {
+                return .unreadable(origin: path, value: "", reason: "it cannot be reached: \(error)")
             }
-            let version = FileVersion(status)
             let known = managedFiles.withLock { $0[path] }
             if let known, known.version == version { return known.read }
             let read = parse(path)
@@ -197,30 +197,8 @@ enum ManagedConfigurationSource {
         return .entries(entries, origin: path)
     }
 
-    /// What a managed file's status says of its contents: when any of it differs, it is read again.
-    private struct FileVersion: Equatable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: [Int]
-        var changed: [Int]
-
-        init(_ status: stat) {
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-            size = Int64(status.st_size)
-            #if canImport(Darwin)
-                modified = [status.st_mtimespec.tv_sec, status.st_mtimespec.tv_nsec]
-                changed = [status.st_ctimespec.tv_sec, status.st_ctimespec.tv_nsec]
-            #else
-                modified = [status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
-                changed = [status.st_ctim.tv_sec, status.st_ctim.tv_nsec]
-            #endif
-        }
-    }
-
     /// What each managed file held when last read, by path, and how often it was parsed.
-    private static let managedFiles = Protected<[String: (version: FileVersion, read: Read, parses: Int)]>([:])
+    private static let managedFiles = Protected<[String: (version: GuardedFile.Version, read: Read, parses: Int)]>([:])
 
     /// How often the managed file at `path` was parsed in this process (for tests).
     static func parseCount(of path: String) -> Int {

@@ -135,6 +135,34 @@ enum GuardedFile {
         return nil
     }
 
+    /// What a file's status says of its contents: when any of it differs, the file changed.
+    struct Version: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: [Int]
+        var changed: [Int]
+    }
+
+    /// The version of the file at `path` (`stat(2)`, following links); `nil` when nothing is
+    /// there; a problem when it cannot be reached (a directory without permission, a file where
+    /// a directory belongs).
+    static func version(of path: String) throws(Problem) -> Version? {
+        var status = FileStatus()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT { return nil }
+            throw problem(path, errno: errno)
+        }
+        #if canImport(Darwin)
+            let times = (status.st_mtimespec, status.st_ctimespec)
+        #else
+            let times = (status.st_mtim, status.st_ctim)
+        #endif
+        return Version(
+            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+            modified: [Int(times.0.tv_sec), Int(times.0.tv_nsec)], changed: [Int(times.1.tv_sec), Int(times.1.tv_nsec)])
+    }
+
     /// Creates the directory at `path` and any missing one above it, each readable, writable and
     /// searchable by this user only (0700); directories already there are left as they are.
     static func createDirectories(_ path: String) throws(Problem) {

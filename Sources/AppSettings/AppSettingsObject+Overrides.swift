@@ -105,7 +105,8 @@ extension AppSettingsObject {
     /// The `UserDefaults` domain whose directory holds the managed configuration file (Linux).
     private var managedConfigurationDomain: String {
         #if os(Linux) && !APPLE_STAND_INS
-            store.domain.location.domainName
+            // An in-memory store takes the app's managed configuration, as `.standard` does.
+            (store.preferencesDomain ?? PreferencesDomain(.standard)).location.domainName
         #else
             // Apple's managed app configuration is the app's, whatever the suite.
             ""

@@ -19,13 +19,13 @@
         // with what was written meanwhile (`catchUp`), so it is still told within the delay.
 
         static func startWatching(_ store: SettingsStore) {
-            guard store.domain.location.unknownSuiteReason == nil else { return }
-            InotifyWatcher.shared.retain(store.domain.location.storeDirectoryPath)
+            guard let location = store.preferencesDomain?.location, location.unknownSuiteReason == nil else { return }
+            InotifyWatcher.shared.retain(location.storeDirectoryPath)
         }
 
         static func stopWatching(_ store: SettingsStore) {
-            guard store.domain.location.unknownSuiteReason == nil else { return }
-            InotifyWatcher.shared.release(store.domain.location.storeDirectoryPath)
+            guard let location = store.preferencesDomain?.location, location.unknownSuiteReason == nil else { return }
+            InotifyWatcher.shared.release(location.storeDirectoryPath)
         }
 
         /// Nothing to announce: the renamed copy is what other processes see.
@@ -42,7 +42,7 @@
             report(
                 Change(
                     concerns: { store in
-                        let location = store.domain.location
+                        guard let location = store.preferencesDomain?.location else { return false }
                         return location.storeDirectoryPath == directory
                             && location.keyFileName(store.key) + ".archive" == name
                     },
@@ -55,10 +55,13 @@
         fileprivate static func catchUp(_ directories: Set<String>) {
             report(
                 Change(
-                    concerns: { directories.contains($0.domain.location.storeDirectoryPath) },
+                    concerns: { store in
+                        store.preferencesDomain.map { directories.contains($0.location.storeDirectoryPath) } ?? false
+                    },
                     contents: { store in
                         do {
-                            let path = store.domain.location.recoveryCopyPath(forKey: store.key)
+                            guard let domain = store.preferencesDomain else { return .nothing }
+                            let path = domain.location.recoveryCopyPath(forKey: store.key)
                             return .bytes(try RecoveryCopyFormat.archive(inFileAtPath: path))
                         } catch {
                             return .nothing  // no copy yet (nothing stored), or replaced right now: its event tells

@@ -26,7 +26,7 @@ struct InMemoryStoreTests {
         #expect(other.theme == .light)
         #expect(other.soundLevel == 0.5)
         // Nor does the suite the same key is stored under on disk.
-        #expect(MySettings(userDefaults: TemporarySuite().userDefaults).theme == .light)
+        #expect(MySettings(store: .inMemory(UUID().uuidString)).theme == .light)
     }
 
     @Test("two live objects of one store merge per setting and tell each other of saves")
@@ -103,7 +103,8 @@ struct InMemoryStoreTests {
     func userDefaultsOfTheStore() throws {
         let settings = MySettings(store: .inMemory(name))
         #expect(settings.settingsStore.isInMemory)
-        #expect(!MySettings(store: .userDefaults(TemporarySuite().userDefaults)).settingsStore.isInMemory)
+        let suite = TemporarySuite()
+        #expect(!MySettings(store: .userDefaults(suite.userDefaults)).settingsStore.isInMemory)
         try settings.synchronizeToUserDefaults(forcing: true)
         let stored = try #require(settings.userDefaults.object(forKey: settings.userDefaultsKey) as? Data)
         #expect(

@@ -12,10 +12,13 @@ final class IsolatedSettings: AppSettingsObject, @unchecked Sendable {
     @Setting var caseNumber = -1
 }
 
-/// A set whose `shared` is bound to a suite of its own (as an App Group's would be).
+/// A set whose `shared` is bound to a suite of its own (as an App Group's would be). Only
+/// `outsideObjectIsReported` writes that suite for real, and removes it.
 final class IsolatedGroupSettings: AppSettingsObject, @unchecked Sendable {
-    static let suite = TemporarySuite()
-    override class var sharedUserDefaults: UserDefaults { suite.userDefaults }
+    static let suiteName = "AppSettingsTests-isolated-group-" + UUID().uuidString
+    // `UserDefaults` is thread-safe; corelibs does not mark it `Sendable`.
+    nonisolated(unsafe) static let suite = UserDefaults(suiteName: suiteName)!
+    override class var sharedUserDefaults: UserDefaults { suite }
     @Setting var retries = 3
 }
 
@@ -48,59 +51,54 @@ struct IsolatedAppSettingsTests {
         #expect(IsolatedGroupSettings().retries == caseNumber)
     }
 
-    @Test("after the isolated tests ran, the real stores hold nothing of theirs")
-    func realStoresUntouched() async throws {
-        // Runs after the cases above only by chance; what it checks holds whenever it runs, and is
-        // checked again by `scripts` comparing the configuration directory (see .ci/run).
-        let key = IsolatedSettings(userDefaults: TemporarySuite().userDefaults).userDefaultsKey
-        UserDefaults.standard.synchronize()
-        #expect(UserDefaults.standard.object(forKey: key) == nil)
-        IsolatedGroupSettings.suite.userDefaults.synchronize()
-        #expect(IsolatedGroupSettings.suite.userDefaults.object(forKey: key) == nil)
-        let recoveryCopy = IsolatedSettings(userDefaults: .standard).recoveryCopyURL
-        #expect(recoveryCopy.map { FileManager.default.fileExists(atPath: $0.path) } != true)
+    @Test("an object made outside the scope and used inside it is reported", .isolatedAppSettings)
+    func outsideObjectIsReported() async throws {
+        // The objects bound to the real suite are released before it is removed.
+        defer { TemporarySuite.remove(suiteNamed: IsolatedGroupSettings.suiteName) }
+        try await useObjectsMadeOutside()
+        // The real suite holds what the outside object wrote, and nothing of the isolated ones.
+        let stored = IsolatedGroupSettings(store: .userDefaults(UserDefaults(suiteName: IsolatedGroupSettings.suiteName)!))
+        #expect(!stored.settingsStore.isInMemory)
+        #expect(stored.retries == 9)
     }
 
-    @Test("an object made outside the scope and saved inside it is reported")
-    func outsideObjectIsReported() throws {
-        let outside = IsolatedGroupSettings(userDefaults: IsolatedGroupSettings.suite.userDefaults)
-        #expect(!outside.settingsStore.isInMemory)
-        let reports = Mutex<[String]>([])
-        let scope = SettingsIsolationScope(name: "a test") { message in reports.withLock { $0.append(message) } }
-        defer { scope.end() }
-        try SettingsIsolationScope.$current.withValue(scope) {
-            let inside = IsolatedGroupSettings()
-            inside.retries = 7
-            try inside.synchronizeToUserDefaults()
-            #expect(reports.withLock { $0 }.isEmpty)
-            outside.retries = 9
-            try outside.synchronizeToUserDefaults()
-        }
-        let messages = reports.withLock { $0 }
-        #expect(messages.count == 1)
-        #expect(messages.first?.contains("IsolatedGroupSettings") == true)
-        #expect(messages.first?.contains("outside the isolated settings of a test") == true)
-        // Objects of other suites are not the scope's business.
-        try SettingsIsolationScope.$current.withValue(scope) {
-            let other = IsolatedGroupSettings(userDefaults: TemporarySuite().userDefaults)
-            other.retries = 1
-            try other.synchronizeToUserDefaults()
-        }
-        #expect(reports.withLock { $0 }.count == 1)
-    }
-
-    @Test("the trait reports an outside object as an issue of the test", .isolatedAppSettings)
-    func traitRecordsAnIssue() async throws {
+    private func useObjectsMadeOutside() async throws {
         // A detached task is outside the scope: the object it makes is bound to the real suite.
         let outside = await Task.detached {
-            IsolatedGroupSettings(userDefaults: IsolatedGroupSettings.suite.userDefaults)
+            IsolatedGroupSettings(userDefaults: IsolatedGroupSettings.suite)
         }.value
+        #expect(!outside.settingsStore.isInMemory)
+
+        // The trait records an issue of the test.
         outside.retries = 11
         try withKnownIssue {
             try outside.synchronizeToUserDefaults()
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("made outside the isolated settings") }
         }
+
+        // Any scope says what it found, naming the class and the scope.
+        let reports = Mutex<[String]>([])
+        let scope = SettingsIsolationScope(name: "a test") { message in reports.withLock { $0.append(message) } }
+        defer { scope.end() }
+        try SettingsIsolationScope.$current.withValue(scope) {
+            let inside = IsolatedGroupSettings()
+            #expect(inside.settingsStore.isInMemory)
+            inside.retries = 7
+            try inside.synchronizeToUserDefaults()
+            #expect(reports.withLock { $0 }.isEmpty)
+            outside.retries = 9
+            try outside.synchronizeToUserDefaults()
+            // Objects made inside for another suite are not the scope's business.
+            let other = IsolatedGroupSettings(store: .inMemory(UUID().uuidString))
+            other.retries = 1
+            try other.synchronizeToUserDefaults()
+        }
+        let messages = reports.withLock { $0 }
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("IsolatedGroupSettings") == true)
+        #expect(messages.first?.contains("outside the isolated settings of a test") == true)
+        #expect(IsolatedGroupSettings().retries == 3)
     }
 
     @Test("a scope's end releases its shared instances and empties its store")

@@ -18,7 +18,7 @@ package final class SettingsIsolationScope: Sendable {
 
     package init(name: String, reportOutsideUse: @escaping @Sendable (String) -> Void) {
         self.name = name
-        storage = InMemoryStorage(name: "isolated settings of \(name)")
+        storage = InMemoryStorage(name: "isolated settings of \(name)", suiteName: nil)
         self.reportOutsideUse = reportOutsideUse
     }
 

@@ -5,14 +5,19 @@ import Foundation
 final class InMemoryStorage: @unchecked Sendable {
     /// The store's name, for messages.
     let name: String
+    /// The suite this store stands for where a suite's name matters (Linux managed
+    /// configuration): its name for a named store, `nil` (the app's own) for a test's store,
+    /// which stands for `UserDefaults.standard`.
+    let suiteName: String?
     /// The values by key, as a `UserDefaults` domain holds them (property-list objects). `Any` is
     /// not `Sendable`; every value put here is an immutable property-list object or a value type.
     private let values = Protected<[String: Any]>([:])
     /// Held by a writer from its re-read to its write, as a domain's lock is.
     private let writer = Protected(0)
 
-    init(name: String) {
+    init(name: String, suiteName: String?) {
         self.name = name
+        self.suiteName = suiteName
     }
 
     func value(forKey key: String) -> Any? { values.withLock { $0[key] } }
@@ -28,11 +33,17 @@ final class InMemoryStorage: @unchecked Sendable {
 
     private static let registry = Protected<[String: InMemoryStorage]>([:])
 
+    /// Forgets the store named `name` (its objects keep the values they hold).
+    static func remove(named name: String) {
+        let removed = registry.withLock { $0.removeValue(forKey: name) }
+        withExtendedLifetime(removed) {}
+    }
+
     /// The store named `name`: made at its first use, kept as long as the process runs.
     static func named(_ name: String) -> InMemoryStorage {
         registry.withLock { stores in
             if let store = stores[name] { return store }
-            let store = InMemoryStorage(name: name)
+            let store = InMemoryStorage(name: name, suiteName: name)
             stores[name] = store
             return store
         }

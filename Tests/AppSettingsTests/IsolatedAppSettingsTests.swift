@@ -57,7 +57,8 @@ struct IsolatedAppSettingsTests {
         defer { TemporarySuite.remove(suiteNamed: IsolatedGroupSettings.suiteName) }
         try await useObjectsMadeOutside()
         // The real suite holds what the outside object wrote, and nothing of the isolated ones.
-        let stored = IsolatedGroupSettings(store: .userDefaults(UserDefaults(suiteName: IsolatedGroupSettings.suiteName)!))
+        let stored = IsolatedGroupSettings(
+            store: .userDefaults(UserDefaults(suiteName: IsolatedGroupSettings.suiteName)!))
         #expect(!stored.settingsStore.isInMemory)
         #expect(stored.retries == 9)
     }

@@ -118,7 +118,9 @@ struct AppleBranchTests {
         #expect(
             unknown.store.preferencesDomain!.noticeName(forKey: unknown.userDefaultsKey)
                 == "AppSettings.storedSettingsDidChange/?/AppSettings.Counters")
-        #expect(Counters().store.preferencesDomain!.noticeName(forKey: "k").hasSuffix("/\(ProcessInfo.processInfo.processName)/k"))
+        #expect(
+            Counters().store.preferencesDomain!.noticeName(forKey: "k").hasSuffix(
+                "/\(ProcessInfo.processInfo.processName)/k"))
     }
 
     @Test func anotherProcessesWriteIsNoticedAndReloaded() async throws {

@@ -373,18 +373,23 @@ import Testing
             #expect(MySettings(userDefaults: suite.another()).theme == .system)
         }
 
+        /// In a second process: corelibs synchronizes every dirty domain of a process at each
+        /// `synchronize()`, so an unwritable domain file would fail this process's other tests' saves.
         @Test("a domain file that cannot be written: the recovery copy is put back, nothing is stored")
         func aDomainFailureLeavesTheCopyAsItWas() throws {
-            let settings = try saved(.system)
-            let copy = try #require(settings.recoveryCopyURL)
-            let archiveBefore = try #require(try RecoveryCopyFormat.archive(inFileAtPath: copy.path))
-            let domainFile = try #require(settings.domainFileURL)
-            try makeUnwritable(domainFile.path)
-            defer { makeWritable(domainFile.path) }
-            settings.theme = .dark
-            expectStoreFailed({ try settings.synchronizeToUserDefaults() }, mentioning: "nothing was stored")
-            #expect(try RecoveryCopyFormat.archive(inFileAtPath: copy.path) == archiveBefore)
-            #expect(MySettings(userDefaults: suite.another()).theme == .system)
+            let first = try TestHost.run(["write", suite.name, "Host", "1"])
+            try #require(first.status == 0, "host failed: \(first.errors)")
+            let location = DomainLocation.of(suiteNamed: suite.name)
+            let copy = location.recoveryCopyPath(forKey: "AppSettings.Host")
+            let archiveBefore = try #require(try RecoveryCopyFormat.archive(inFileAtPath: copy))
+            try makeUnwritable(location.domainFilePath)
+            defer { makeWritable(location.domainFilePath) }
+            let refused = try TestHost.run(["write", suite.name, "Host", "2"])
+            #expect(refused.status != 0)
+            #expect(refused.errors.contains("nothing was stored"), "\(refused.errors)")
+            #expect(try RecoveryCopyFormat.archive(inFileAtPath: copy) == archiveBefore)
+            let read = try TestHost.run(["fields", suite.name, "Host"])
+            #expect(read.output.hasPrefix("counter=1 "), "\(read.output) \(read.errors)")
         }
 
         /// Makes a file unwritable even for root (as CI runs): `chattr +i`; `chmod` otherwise.

@@ -2,14 +2,13 @@ import Foundation
 
 // open, fstat, read and strerror: each platform's C library.
 #if canImport(Glibc)
+    import CoreFoundation  // with CDispatch: the modules `stat` and its members are seen through on Linux
+    import CDispatch
     import Glibc
-    private typealias FileStatus = Glibc.stat
 #elseif canImport(Musl)
     import Musl
-    private typealias FileStatus = Musl.stat
 #elseif canImport(Darwin)
     import Darwin
-    private typealias FileStatus = Darwin.stat
 #endif
 
 /// How the library opens and reads the files it keeps or is given, so that a hostile or unlucky
@@ -44,7 +43,7 @@ enum GuardedFile {
     ) throws(Problem) -> Int32 {
         let descriptor = systemOpen(path, flags | (followingLinks ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw problem(path, errno: errno) }
-        var status = FileStatus()
+        var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let failure = problem(path, errno: errno)
             close(descriptor)
@@ -116,7 +115,7 @@ enum GuardedFile {
     /// directory), found with `lstat(2)` without opening it; `nil` when nothing is there or it is a
     /// regular file.
     static func refusalOfNonRegularFile(at path: String) -> String? {
-        var status = FileStatus()
+        var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return nil }
         return "\(path) is \(kind(of: status.st_mode)), not a regular file; AppSettings does not use it"
     }
@@ -124,7 +123,7 @@ enum GuardedFile {
     /// Why the directory at `path` cannot hold the library's files: a link, or a directory owned
     /// by another user; `nil` when it is fine, or something else that opening a file in it fails on.
     static func refusalOfDirectory(at path: String) -> String? {
-        var status = FileStatus()
+        var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
         if status.st_mode & S_IFMT == S_IFLNK {
             return "\(path) is a symbolic link; AppSettings does not follow links to its directories"
@@ -140,27 +139,25 @@ enum GuardedFile {
         var device: UInt64
         var inode: UInt64
         var size: Int64
-        var modified: [Int]
-        var changed: [Int]
+        var modified: TimeInterval
     }
 
-    /// The version of the file at `path` (`stat(2)`, following links); `nil` when nothing is
-    /// there; a problem when it cannot be reached (a directory without permission, a file where
-    /// a directory belongs).
+    /// The version of the file at `path` (following links); `nil` when nothing is there; a
+    /// problem when it cannot be reached (a directory without permission, a file where a directory
+    /// belongs).
     static func version(of path: String) throws(Problem) -> Version? {
-        var status = FileStatus()
+        var status = stat()
         guard stat(path, &status) == 0 else {
             if errno == ENOENT { return nil }
             throw problem(path, errno: errno)
         }
-        #if canImport(Darwin)
-            let times = (status.st_mtimespec, status.st_ctimespec)
-        #else
-            let times = (status.st_mtim, status.st_ctim)
-        #endif
+        // The times through FileManager, which reads them on every platform (`stat`'s time fields
+        // are named apart on each): one more `stat`.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSinceReferenceDate ?? 0
         return Version(
             device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-            modified: [Int(times.0.tv_sec), Int(times.0.tv_nsec)], changed: [Int(times.1.tv_sec), Int(times.1.tv_nsec)])
+            modified: modified)
     }
 
     /// Creates the directory at `path` and any missing one above it, each readable, writable and

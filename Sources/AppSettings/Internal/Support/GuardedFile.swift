@@ -86,7 +86,7 @@ enum GuardedFile {
             if count == 0 { return data }
             data.append(contentsOf: chunk[0..<count])
         }
-        throw Problem(description: "\(name) holds more than \(limit) bytes, the limit; it was not read")
+        throw Problem(description: "\(name) holds more than \(limit) bytes, the limit; it was refused before parsing")
     }
 
     /// A problem for `errno`; a link where a file belongs (`ELOOP` from `O_NOFOLLOW`) said so.

@@ -116,6 +116,16 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
+extension AppSettingsError {
+    /// The settings (by path: `audio.volume`) whose stored values a load could not use.
+    var unusedStoredSettings: [String] {
+        switch self {
+        case .unreadableArchive(_, let settings, _), .unreadableSettings(_, let settings, _): settings
+        default: []
+        }
+    }
+}
+
 /// `name` with its control characters (a NUL among them) written as `\u{…}`, so a message shows them.
 private func printable(_ name: String) -> String {
     name.unicodeScalars.map { scalar in

@@ -49,7 +49,7 @@ struct SyncTests {
         #expect(await events.next() == .settingsChanged(["theme"]))
         #expect(!laptop.settings.hasUnsavedChanges)
         #expect(laptop.relaunched().theme == "dark")
-        #expect(cloud.serverValues(for: phone.store)[Self.key("theme")] as? String == "dark")
+        #expect(cloud.settingValues(for: phone.store)[Self.key("theme")] as? String == "dark")
     }
 
     @Test("from a fresh start one delivery is enough: the initial syncs, then the change")
@@ -91,7 +91,7 @@ struct SyncTests {
         #expect(phone.settings.fontSize == 18)
         #expect(laptop.settings.fontSize == 18)
         #expect(phone.relaunched().fontSize == 18)
-        #expect(cloud.serverValues(for: phone.store)[Self.key("fontSize")] as? Int == 18)
+        #expect(cloud.settingValues(for: phone.store)[Self.key("fontSize")] as? Int == 18)
     }
 
     @Test("the same setting changed on a device that was not syncing: the cloud's value wins, and it is said")
@@ -126,7 +126,7 @@ struct SyncTests {
 
         #expect(laptop.settings.theme == "dark")
         #expect(laptop.settings.windowFrame == CloudSettings.defaultFrame)
-        #expect(cloud.serverValues(for: phone.store).keys.sorted() == [Self.key("theme")])
+        #expect(cloud.settingValues(for: phone.store).keys.sorted() == [Self.key("theme")])
     }
 
     @Test("incoming values pass validate:, and a value that does not fit is reported and not taken")
@@ -175,7 +175,7 @@ struct SyncTests {
         cloud.deliverChanges()
         #expect(tablet.settings.theme == "dark" && tablet.settings.volume == 0.25)
         #expect(phone.settings.theme == "dark" && phone.settings.volume == 0.25)
-        #expect(cloud.serverValues(for: phone.store).keys.sorted() == [Self.key("theme"), Self.key("volume")])
+        #expect(cloud.settingValues(for: phone.store).keys.sorted() == [Self.key("theme"), Self.key("volume")])
         #expect(tablet.relaunched().theme == "dark")
     }
 
@@ -190,7 +190,7 @@ struct SyncTests {
         tablet.settings.theme = "blue"  // changed before the initial sync: sent after it
         tablet.settings.fontSize = 20  // changed on both sides: the cloud's value wins
         try tablet.settings.synchronizeToUserDefaults()
-        #expect(cloud.serverValues(for: tablet.store).isEmpty)
+        #expect(cloud.settingValues(for: tablet.store).isEmpty)
 
         // Uploads the phone's change (the tablet's early writes are discarded), then the tablet's
         // initial sync, then what the tablet sends after it.
@@ -201,7 +201,7 @@ struct SyncTests {
         #expect(await events.next() == .settingsChanged(["fontSize"]))  // the cloud's value
         #expect(await events.next() == .syncConflicts(["fontSize"]))
         #expect(phone.settings.theme == "blue" && phone.settings.fontSize == 14)
-        #expect(cloud.serverValues(for: phone.store)[Self.key("fontSize")] as? Int == 14)
+        #expect(cloud.settingValues(for: phone.store)[Self.key("fontSize")] as? Int == 14)
         #expect(tablet.relaunched().fontSize == 14)
     }
 
@@ -241,7 +241,7 @@ struct SyncTests {
         #expect(key == Self.key("photo") && setting == "photo")
         #expect(phone.relaunched().photo == Data(count: 1_100_000), "stored here")
         #expect(laptop.settings.theme == "dark" && laptop.settings.photo.isEmpty)
-        #expect(cloud.serverValues(for: phone.store)[Self.key("photo")] == nil)
+        #expect(cloud.settingValues(for: phone.store)[Self.key("photo")] == nil)
     }
 
     @Test("values over the store's total quota are refused by the cloud, reported, and kept here")
@@ -297,7 +297,7 @@ struct SyncTests {
         }
         #expect(tablet.settings.thumbnail.count == 700_000)
         cloud.deliverChanges()
-        #expect(cloud.serverValues(for: tablet.store)[Self.key("thumbnail")] == nil)
+        #expect(cloud.settingValues(for: tablet.store)[Self.key("thumbnail")] == nil)
         tablet.settings.theme = "green"
         try tablet.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
@@ -320,8 +320,8 @@ struct SyncTests {
         cloud.deliverChanges()
 
         #expect(notices.all.filter { $0.reason == .quotaViolationChange }.count == 1)
-        #expect(cloud.serverValues(for: phone.store)[Self.key("theme")] as? String == "green")
-        #expect(cloud.serverValues(for: phone.store)[Self.key("thumbnail")] == nil)
+        #expect(cloud.settingValues(for: phone.store)[Self.key("theme")] as? String == "green")
+        #expect(cloud.settingValues(for: phone.store)[Self.key("thumbnail")] == nil)
         try tablet.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
         #expect(notices.all.filter { $0.reason == .quotaViolationChange }.count == 1)
@@ -340,11 +340,11 @@ struct SyncTests {
         phone.settings.volume = 0.75
         try phone.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
-        let server = cloud.serverValues(for: phone.store)
+        let server = cloud.settingValues(for: phone.store)
         #expect(server.keys.sorted() == [Self.key("volume")])
         #expect(server[Self.key("volume")] as? Double == 0.75)
         #expect(laptop.settings.volume == 0.5)
-        #expect(cloud.serverValues(for: laptop.store)[Self.key("theme")] as? String == "dark")
+        #expect(cloud.settingValues(for: laptop.store)[Self.key("theme")] as? String == "dark")
     }
 
     @Test("stopSyncing() stops sending and taking; startSyncing sends what was stored meanwhile")
@@ -357,7 +357,7 @@ struct SyncTests {
         try laptop.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
         #expect(laptop.settings.theme == "light")
-        #expect(cloud.serverValues(for: phone.store)[Self.key("fontSize")] == nil)
+        #expect(cloud.settingValues(for: phone.store)[Self.key("fontSize")] == nil)
 
         try laptop.settings.startSyncing(with: laptop.store)
         cloud.deliverChanges()
@@ -388,7 +388,7 @@ struct SyncTests {
         try phone.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
         #expect(laptop.settings.audio.output == "headphones" && !laptop.settings.audio.muted)
-        let server = cloud.serverValues(for: phone.store)[Self.key("audio")] as? [String: Any]
+        let server = cloud.settingValues(for: phone.store)[Self.key("audio")] as? [String: Any]
         #expect(server?["output"] as? String == "headphones")
         #expect(laptop.relaunched().audio.output == "headphones")
     }
@@ -437,7 +437,7 @@ struct SyncTests {
         try phone.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
         #expect(laptop.settings.nickname == nil)
-        #expect(cloud.serverValues(for: phone.store)[Self.key("nickname")] == nil)
+        #expect(cloud.settingValues(for: phone.store)[Self.key("nickname")] == nil)
     }
 }
 
@@ -462,4 +462,15 @@ final class CloudSettings: AppSettingsObject, @unchecked Sendable {
 final class CloudAudioSettings: AppSettingsObject, @unchecked Sendable {
     @Setting var muted = false
     @Setting var output = "speakers"
+}
+
+extension CloudKeyValueStoreSimulator {
+    /// What the account of `device` holds, each synced setting's value taken out of its envelope
+    /// (`["$version": …, "$tag": …, "$value": …]`); a key whose value is `nil` is left out.
+    func settingValues(for device: any CloudKeyValueStore) -> [String: Any] {
+        serverValues(for: device).compactMapValues { value in
+            guard let envelope = value as? [String: Any], envelope["$version"] != nil else { return value }
+            return envelope["$value"]
+        }
+    }
 }

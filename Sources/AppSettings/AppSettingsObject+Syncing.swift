@@ -355,30 +355,35 @@ extension AppSettingsObject {
             sizes[slot.name] = key.utf8.count + byteCount
             plan.values.append(CloudSync.Push(key: key, name: slot.name, value: propertyList))
         }
-        // The set's own keys against Apple's limits for all keys of the app (the app's other keys
-        // are not known here; the store's quota notice reports what goes over with them).
+        // The set's own keys against Apple's limits for all of the app's keys (the app's other
+        // keys are not known here; the store's quota notice reports what goes over with them):
+        // the smallest values first, each while the total still fits.
         if !plan.values.isEmpty {
-            var total = 0
-            for slot in synced {
-                if let size = sizes[slot.name] {
-                    total += size
-                } else if let value = sync.store.object(forKey: cloudKey(of: slot)) {
-                    total += cloudKey(of: slot).utf8.count + (CloudLimits.byteCount(of: value) ?? 0)
-                }
-            }
-            let keyCount = synced.count
-            if total > CloudLimits.maximumTotalByteCount || keyCount > CloudLimits.maximumKeyCount {
-                let reason =
-                    keyCount > CloudLimits.maximumKeyCount
-                    ? "the set has \(keyCount) synced settings, more than iCloud's \(CloudLimits.maximumKeyCount) keys"
-                    : "the set's synced values take \(total) bytes, more than iCloud's "
-                        + "\(CloudLimits.maximumTotalByteCount) bytes for all values"
-                for push in plan.values {
-                    current.refused[push.name] = current.stamps[push.name]
-                    plan.failures.append(.cloudValueRefused(key: push.key, setting: push.name, reason: reason))
-                }
+            if synced.count > CloudLimits.maximumKeyCount {
+                for push in plan.values { refuse(push, reason: "the set has \(synced.count) synced settings, more than iCloud's \(CloudLimits.maximumKeyCount) keys") }
                 plan.values = []
+            } else {
+                var total = 0
+                for slot in synced where sizes[slot.name] == nil {
+                    let key = cloudKey(of: slot)
+                    if let value = sync.store.object(forKey: key) { total += key.utf8.count + (CloudLimits.byteCount(of: value) ?? 0) }
+                }
+                var accepted: [CloudSync.Push] = []
+                for push in plan.values.sorted(by: { sizes[$0.name, default: 0] < sizes[$1.name, default: 0] }) {
+                    let size = sizes[push.name, default: 0]
+                    if total + size <= CloudLimits.maximumTotalByteCount {
+                        total += size
+                        accepted.append(push)
+                    } else {
+                        refuse(push, reason: "with it the set's synced values would take more than iCloud's \(CloudLimits.maximumTotalByteCount) bytes for all values")
+                    }
+                }
+                plan.values = accepted
             }
+        }
+        func refuse(_ push: CloudSync.Push, reason: String) {
+            current.refused[push.name] = current.stamps[push.name]
+            plan.failures.append(.cloudValueRefused(key: push.key, setting: push.name, reason: reason))
         }
         record = current
         return plan

@@ -79,8 +79,8 @@ struct SyncTests {
         }
     }
 
-    @Test("the same setting sent by two devices in one delivery: both end with the last upload")
-    func sameSettingConvergesOnLastUpload() throws {
+    @Test("the same setting changed on two devices that had not seen each other's change: both end with one of them")
+    func sameSettingConverges() throws {
         let (phone, laptop) = try twoDevices()
         phone.settings.fontSize = 14
         try phone.settings.synchronizeToUserDefaults()
@@ -88,14 +88,34 @@ struct SyncTests {
         try laptop.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
 
-        #expect(phone.settings.fontSize == 18)
-        #expect(laptop.settings.fontSize == 18)
-        #expect(phone.relaunched().fontSize == 18)
-        #expect(cloud.settingValues(for: phone.store)[Self.key("fontSize")] as? Int == 18)
+        let winner = phone.settings.fontSize
+        #expect(winner == 14 || winner == 18)
+        #expect(laptop.settings.fontSize == winner)
+        #expect(phone.relaunched().fontSize == winner)
+        #expect(cloud.settingValues(for: phone.store)[Self.key("fontSize")] as? Int == winner)
     }
 
-    @Test("the same setting changed on a device that was not syncing: the cloud's value wins, and it is said")
-    func conflictTakesTheCloudsValue() async throws {
+    @Test("a change made after seeing the other device's change wins, whatever order the uploads land in")
+    func laterChangeWins() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.fontSize = 14
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(laptop.settings.fontSize == 14)
+        laptop.settings.fontSize = 20  // made after seeing 14
+        try laptop.settings.synchronizeToUserDefaults()
+        // The laptop's clock is behind: iCloud keeps the phone's older write; the laptop finds
+        // its newer version lost and sends it again.
+        cloud.setClockOffset(-1_000, for: laptop.store)
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        #expect(phone.settings.fontSize == 20 && laptop.settings.fontSize == 20)
+        #expect(cloud.settingValues(for: phone.store)[Self.key("fontSize")] as? Int == 20)
+    }
+
+    @Test("the same setting changed on a device that was not syncing: one value wins everywhere, and it is said")
+    func conflictIsDecidedAlike() async throws {
         let (phone, laptop) = try twoDevices()
         laptop.settings.stopSyncing()
         laptop.settings.fontSize = 18
@@ -104,16 +124,18 @@ struct SyncTests {
         phone.settings.fontSize = 14
         try phone.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
-        var events = laptop.settings.changes.makeAsyncIterator()
+        var laptopEvents = laptop.settings.changes.makeAsyncIterator()
 
         try laptop.settings.startSyncing(with: laptop.store)
-        #expect(laptop.settings.fontSize == 14)
-        #expect(await events.next() == .settingsChanged(["fontSize"]))
-        #expect(await events.next() == .syncConflicts(["fontSize"]))
         cloud.deliverChanges()
         // The change only the laptop made was sent when it resumed.
-        #expect(phone.settings.theme == "blue" && phone.settings.fontSize == 14)
-        #expect(laptop.relaunched().fontSize == 14)
+        #expect(phone.settings.theme == "blue")
+        #expect(phone.settings.fontSize == laptop.settings.fontSize)
+        #expect(laptop.relaunched().fontSize == phone.settings.fontSize)
+        if laptop.settings.fontSize == 14 {
+            #expect(await laptopEvents.next() == .settingsChanged(["fontSize"]))
+            #expect(await laptopEvents.next() == .syncConflicts(["fontSize"]))
+        }
     }
 
     @Test("a setting not declared syncs: true stays on its device")
@@ -172,6 +194,8 @@ struct SyncTests {
         tablet.settings.windowFrame = "0 0 1 1"
         try tablet.settings.synchronizeToUserDefaults()
         cloud.deliverChanges()
+        // The first download is silent: the app's return to the foreground shows it.
+        try tablet.settings.refreshFromCloud()
         cloud.deliverChanges()
         #expect(tablet.settings.theme == "dark" && tablet.settings.volume == 0.25)
         #expect(phone.settings.theme == "dark" && phone.settings.volume == 0.25)
@@ -179,30 +203,23 @@ struct SyncTests {
         #expect(tablet.relaunched().theme == "dark")
     }
 
-    @Test("before the initial sync nothing counts as agreed: its merge decides, then what is pending is sent")
-    func initialSync() async throws {
+    @Test("writes before the first download are discarded by iCloud, then sent again (defect 1)")
+    func initialSync() throws {
         let phone = try Device(cloud)
         cloud.deliverChanges()
         phone.settings.fontSize = 14
         try phone.settings.synchronizeToUserDefaults()
         let tablet = try Device(cloud)
-        var events = tablet.settings.changes.makeAsyncIterator()
-        tablet.settings.theme = "blue"  // changed before the initial sync: sent after it
-        tablet.settings.fontSize = 20  // changed on both sides: the cloud's value wins
+        tablet.settings.theme = "blue"  // changed before the first download: discarded, sent again
+        tablet.settings.fontSize = 20  // changed on both sides, unseen: one of the two everywhere
         try tablet.settings.synchronizeToUserDefaults()
         #expect(cloud.settingValues(for: tablet.store).isEmpty)
 
-        // Uploads the phone's change (the tablet's early writes are discarded), then the tablet's
-        // initial sync, then what the tablet sends after it.
         cloud.deliverChanges()
-        #expect(tablet.settings.fontSize == 14 && tablet.settings.theme == "blue")
-        #expect(await events.next() == .settingsChanged(["theme"]))  // the assignments
-        #expect(await events.next() == .settingsChanged(["fontSize"]))
-        #expect(await events.next() == .settingsChanged(["fontSize"]))  // the cloud's value
-        #expect(await events.next() == .syncConflicts(["fontSize"]))
-        #expect(phone.settings.theme == "blue" && phone.settings.fontSize == 14)
-        #expect(cloud.settingValues(for: phone.store)[Self.key("fontSize")] as? Int == 14)
-        #expect(tablet.relaunched().fontSize == 14)
+        #expect(tablet.settings.theme == "blue" && phone.settings.theme == "blue")
+        #expect(tablet.settings.fontSize == phone.settings.fontSize)
+        #expect(cloud.settingValues(for: phone.store)[Self.key("fontSize")] as? Int == phone.settings.fontSize)
+        #expect(tablet.relaunched().fontSize == phone.settings.fontSize)
     }
 
     @Test("a device whose store synced before syncing started sends its changes without waiting")

@@ -181,7 +181,7 @@ extension AppSettingsObject {
             // NSUbiquitousKeyValueStoreAccountChange: "the system removes any previous iCloud data
             // and replaces it with data from the new account").
             var switched = false
-            switch account {
+            switch CloudSyncMutation.current == .accountIgnored ? nil : account {
             case .signedIn(let identifier) where record.account == nil:
                 record.account = identifier
             case .signedIn(let identifier) where record.account != identifier:
@@ -249,7 +249,9 @@ extension AppSettingsObject {
                         .cloudValueUnreadable(key: key, setting: slot.name, reason: "it is not a property list"))
                     continue
                 }
-                if let mine, theirs.stamp <= mine {
+                if let mine, theirs.stamp <= mine,
+                    CloudSyncMutation.current != .takesOlderValues || theirs.stamp == mine
+                {
                     toSend = toSend || (theirs.stamp < mine && record.refused[slot.name] != mine)
                     continue
                 }
@@ -326,13 +328,14 @@ extension AppSettingsObject {
             for slot in synced where cloud.changed.contains(slot.name) {
                 let seen = cloud.sync?.envelope(forKey: cloudKey(of: slot))??.stamp
                 current.stamps[slot.name] = CloudStamp.after(
-                    [current.stamps[slot.name], seen], value: settings[slot.name]?.cloudValue)
+                    CloudSyncMutation.current == .versionNotRaised ? [] : [current.stamps[slot.name], seen],
+                    value: settings[slot.name]?.cloudValue)
                 current.refused[slot.name] = nil
             }
             record = current
         }
         guard let sync = cloud.sync, var current = record else { return plan }
-        switch sync.store.account {
+        switch CloudSyncMutation.current == .accountIgnored ? .unknown : sync.store.account {
         case .signedOut: return plan
         case .signedIn(let identifier) where current.account == nil: current.account = identifier
         case .signedIn(let identifier) where current.account != identifier: return plan
@@ -342,7 +345,11 @@ extension AppSettingsObject {
         for slot in synced {
             guard let stamp = current.stamps[slot.name], current.refused[slot.name] != stamp else { continue }
             let key = cloudKey(of: slot)
-            if let found = sync.envelope(forKey: key), let theirs = found, theirs.stamp >= stamp { continue }
+            if let found = sync.envelope(forKey: key),
+                CloudSyncMutation.current == .neverResend || (found.map { $0.stamp >= stamp } ?? false)
+            {
+                continue
+            }
             let envelope = CloudEnvelope(stamp: stamp, value: settings[slot.name]?.cloudValue)
             let propertyList = envelope.propertyListValue
             let byteCount = propertyList.flatMap(CloudLimits.byteCount(of:))

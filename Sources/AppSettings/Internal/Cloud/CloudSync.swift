@@ -66,3 +66,20 @@ struct CloudSnapshot {
     /// Synced settings changed since the last load or save (none when the changes came from the cloud).
     var changed: Set<String> = []
 }
+
+/// Deliberately broken variants of the sync rules, for the random-schedule suite's mutation
+/// self-test only (it proves the suite catches each one). Bound as a task-local value by that
+/// test, so no other test, and no app, ever sees one.
+enum CloudSyncMutation: CaseIterable, Sendable {
+    /// A value is sent only when the store holds nothing for it: a stale upload that won on the
+    /// server is never corrected.
+    case neverResend
+    /// A change's version is not raised past the versions seen: a later change can lose.
+    case versionNotRaised
+    /// Another account is not noticed: the old account's values stay and are sent to it.
+    case accountIgnored
+    /// Any value the store holds that differs is taken, older or newer.
+    case takesOlderValues
+
+    @TaskLocal static var current: CloudSyncMutation?
+}

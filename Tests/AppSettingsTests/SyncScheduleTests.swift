@@ -147,6 +147,7 @@ final class ScheduleSettings: AppSettingsObject, @unchecked Sendable {
 final class CountingStore: CloudKeyValueStore, @unchecked Sendable {
     let device: CloudKeyValueStoreSimulator.Device
     let writes = Protected(0)
+    let synchronizations = Protected(0)
     init(_ device: CloudKeyValueStoreSimulator.Device) { self.device = device }
     func object(forKey key: String) -> Any? { device.object(forKey: key) }
     func set(_ value: Any?, forKey key: String) {
@@ -157,7 +158,10 @@ final class CountingStore: CloudKeyValueStore, @unchecked Sendable {
         writes.withLock { $0 += 1 }
         device.removeObject(forKey: key)
     }
-    func synchronize() -> Bool { device.synchronize() }
+    func synchronize() -> Bool {
+        synchronizations.withLock { $0 += 1 }
+        return device.synchronize()
+    }
     func addChangeObserver(
         _ observer: @escaping @Sendable (CloudKeyValueStoreChange) -> Void
     ) -> any NSObjectProtocol { device.addChangeObserver(observer) }

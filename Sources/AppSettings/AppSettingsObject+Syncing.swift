@@ -221,7 +221,9 @@ extension AppSettingsObject {
             for name in record.stamps.keys.sorted() where !syncedNames.contains(name) {
                 record.stamps[name] = nil
                 record.refused[name] = nil
-                if (storedSchemaVersion ?? 0) <= classVersion { sync.store.removeObject(forKey: cloudKey(ofSettingNamed: name)) }
+                if (storedSchemaVersion ?? 0) <= classVersion {
+                    sync.store.removeObject(forKey: cloudKey(ofSettingNamed: name))
+                }
             }
 
             // A value stored without a version (a setting that became synced, a value migrated
@@ -367,13 +369,21 @@ extension AppSettingsObject {
         // the smallest values first, each while the total still fits.
         if !plan.values.isEmpty {
             if synced.count > CloudLimits.maximumKeyCount {
-                for push in plan.values { refuse(push, reason: "the set has \(synced.count) synced settings, more than iCloud's \(CloudLimits.maximumKeyCount) keys") }
+                for push in plan.values {
+                    refuse(
+                        push,
+                        reason:
+                            "the set has \(synced.count) synced settings, more than iCloud's \(CloudLimits.maximumKeyCount) keys"
+                    )
+                }
                 plan.values = []
             } else {
                 var total = 0
                 for slot in synced where sizes[slot.name] == nil {
                     let key = cloudKey(of: slot)
-                    if let value = sync.store.object(forKey: key) { total += key.utf8.count + (CloudLimits.byteCount(of: value) ?? 0) }
+                    if let value = sync.store.object(forKey: key) {
+                        total += key.utf8.count + (CloudLimits.byteCount(of: value) ?? 0)
+                    }
                 }
                 var accepted: [CloudSync.Push] = []
                 for push in plan.values.sorted(by: { sizes[$0.name, default: 0] < sizes[$1.name, default: 0] }) {
@@ -382,7 +392,11 @@ extension AppSettingsObject {
                         total += size
                         accepted.append(push)
                     } else {
-                        refuse(push, reason: "with it the set's synced values would take more than iCloud's \(CloudLimits.maximumTotalByteCount) bytes for all values")
+                        refuse(
+                            push,
+                            reason:
+                                "with it the set's synced values would take more than iCloud's \(CloudLimits.maximumTotalByteCount) bytes for all values"
+                        )
                     }
                 }
                 plan.values = accepted

@@ -147,7 +147,8 @@ struct CloudKeyValueStoreSimulatorTests {
         device.set(Data(count: 100_000), forKey: "second")
         cloud.deliverChanges()
         #expect(
-            notices.all.last == CloudKeyValueStoreChange(reason: .quotaViolationChange, changedKeys: ["large", "second"]))
+            notices.all.last
+                == CloudKeyValueStoreChange(reason: .quotaViolationChange, changedKeys: ["large", "second"]))
         #expect(cloud.serverValues(for: device).keys.sorted() == ["first"])
         #expect(device.object(forKey: "second") == nil)
 

@@ -89,7 +89,8 @@ struct SyncDefectTests {
         #expect(NilSettings(userDefaults: laptopSuite.another()).inner.label == nil)
     }
 
-    @Test("5: after an account change: missing settings show defaults, an early edit is kept, a silent download is seen")
+    @Test(
+        "5: after an account change: missing settings show defaults, an early edit is kept, a silent download is seen")
     func afterAnAccountChange() throws {
         let phone = try Device(cloud)
         let laptop = try Device(cloud)
@@ -186,7 +187,9 @@ struct SyncDefectTests {
         #expect(second == .settingsChanged(["fontSize"]), "\(String(describing: second))")  // not volume again
     }
 
-    @Test("9: limits checked before sending; a keyless quota notice refuses only what was not taken; sparing synchronize()")
+    @Test(
+        "9: limits checked before sending; a keyless quota notice refuses only what was not taken; sparing synchronize()"
+    )
     func appleDocumentationReading() async throws {
         let quiet = CloudKeyValueStoreSimulator(options: .init(omitsChangedKeys: true))
         let phoneSuite = TemporarySuite()

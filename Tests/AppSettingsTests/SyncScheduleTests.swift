@@ -187,9 +187,21 @@ struct Schedule: CustomStringConvertible {
         case edit(device: Int, setting: Int, id: Int, save: Bool)
         case bigBlob(device: Int, id: Int)
         case editLocal(device: Int, id: Int)
-        case save(Int), revert(Int), reset(Int), remove(Int)
-        case upload(Int, all: Bool), download(Int, all: Bool), notices(Int), early(Int), refresh(Int)
-        case relaunch(Int), stop(Int), start(Int), online(Int, Bool), signOut(Int), signIn(Int, account: Int)
+        case save(Int)
+        case revert(Int)
+        case reset(Int)
+        case remove(Int)
+        case upload(Int, all: Bool)
+        case download(Int, all: Bool)
+        case notices(Int)
+        case early(Int)
+        case refresh(Int)
+        case relaunch(Int)
+        case stop(Int)
+        case start(Int)
+        case online(Int, Bool)
+        case signOut(Int)
+        case signIn(Int, account: Int)
         case deliverAll
 
         var description: String {
@@ -563,7 +575,8 @@ final class ScheduleRun {
         for (accountIndex, account) in accounts.enumerated() {
             let members = devices.filter { self.account(of: $0) == accountIndex }
             let server = cloud.serverValues(of: account)
-            for key in server.keys where !key.hasPrefix("AppSettings.ScheduleSettings.")
+            for key in server.keys
+            where !key.hasPrefix("AppSettings.ScheduleSettings.")
                 || ScheduleSettings.syncedNames.allSatisfy({ key != "AppSettings.ScheduleSettings.\($0)" })
             {
                 violations.append("account \(accountIndex): the cloud holds \(key), not a synced setting")
@@ -587,7 +600,8 @@ final class ScheduleRun {
                 }
                 if let first = comparable.first, first != (cloudValue ?? "default") {
                     violations.append(
-                        "account \(accountIndex): devices show \(name) = \(first), the cloud \(cloudValue ?? "nothing")")
+                        "account \(accountIndex): devices show \(name) = \(first), the cloud \(cloudValue ?? "nothing")"
+                    )
                 }
                 if let first = comparable.first { checkNotLost(final: first, setting: setting, account: accountIndex) }
             }
@@ -610,7 +624,8 @@ final class ScheduleRun {
             return
         }
         if !write.accounts.contains(account) {
-            violations.append("account \(account): \(holder) holds \(name) = \(value), written on account \(write.accounts.sorted())")
+            violations.append(
+                "account \(account): \(holder) holds \(name) = \(value), written on account \(write.accounts.sorted())")
         }
     }
 

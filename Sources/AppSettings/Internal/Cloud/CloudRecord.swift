@@ -158,7 +158,8 @@ extension _StoredValue {
         case .uuid(let value): "s36:\(value.uuidString)"
         case .array(let values), .set(let values): "[" + values.map(\.canonicalText).joined(separator: ",") + "]"
         case .dictionary(let values):
-            "{" + values.sorted { $0.key < $1.key }.map { "\($0.key.utf8.count):\($0.key)=\($0.value.canonicalText)" }
+            "{"
+                + values.sorted { $0.key < $1.key }.map { "\($0.key.utf8.count):\($0.key)=\($0.value.canonicalText)" }
                 .joined(separator: ",") + "}"
         }
     }

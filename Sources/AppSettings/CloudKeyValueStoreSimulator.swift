@@ -366,6 +366,7 @@ public final class CloudKeyValueStoreSimulator: Sendable {
             let server = state.accounts[account].compactMapValues(\.data)
             if !current.hasDownloaded {
                 let changedAccount = current.dataAccount != account
+                if !current.outbox.isEmpty { current.discardedWrite = true }
                 current.values = server
                 current.outbox = []
                 current.hasDownloaded = true

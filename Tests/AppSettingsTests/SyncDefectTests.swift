@@ -72,8 +72,9 @@ struct SyncDefectTests {
 
     @Test("4: nil inside a nested settings object, a dictionary and [String?] travels")
     func nilInsideValuesTravels() throws {
-        let phone = NilSettings(userDefaults: TemporarySuite().userDefaults)
-        let laptopSuite = TemporarySuite()
+        let phoneSuite = TemporarySuite.forSettings()
+        let phone = NilSettings(userDefaults: phoneSuite.userDefaults)
+        let laptopSuite = TemporarySuite.forSettings()
         let laptop = NilSettings(userDefaults: laptopSuite.userDefaults)
         try phone.startSyncing(with: cloud.makeDevice())
         try laptop.startSyncing(with: cloud.makeDevice())
@@ -138,8 +139,8 @@ struct SyncDefectTests {
 
     @Test("7: a setting that becomes synced converges, a legacy value syncs, a removed setting's key is removed")
     func schemaChanges() throws {
-        let phoneSuite = TemporarySuite()
-        let laptopSuite = TemporarySuite()
+        let phoneSuite = TemporarySuite.forSettings()
+        let laptopSuite = TemporarySuite.forSettings()
         phoneSuite.userDefaults.set("from the legacy key", forKey: "legacyMotto")
         let before = SchemaBefore(userDefaults: phoneSuite.userDefaults)
         before.mood = "happy"  // not synced in this version
@@ -192,7 +193,7 @@ struct SyncDefectTests {
     )
     func appleDocumentationReading() async throws {
         let quiet = CloudKeyValueStoreSimulator(options: .init(omitsChangedKeys: true))
-        let phoneSuite = TemporarySuite()
+        let phoneSuite = TemporarySuite.forSettings()
         let phone = CloudSettings(userDefaults: phoneSuite.userDefaults)
         let counting = CountingStore(quiet.makeDevice())
         try phone.startSyncing(with: counting)
@@ -225,7 +226,8 @@ struct SyncDefectTests {
 
     @Test("a too-long cloud key is refused before it is written: Apple's store would raise")
     func tooLongKey() async throws {
-        let phone = LongKeySettings(userDefaults: TemporarySuite().userDefaults)
+        let suite = TemporarySuite.forSettings()
+        let phone = LongKeySettings(userDefaults: suite.userDefaults)
         let device = cloud.makeDevice()
         try phone.startSyncing(with: device)
         var events = phone.changes.makeAsyncIterator()

@@ -332,7 +332,7 @@ final class ScheduleRun {
 
     final class Device {
         let index: Int
-        let suite = TemporarySuite()
+        let suite = TemporarySuite.forSettings()
         let store: CloudKeyValueStoreSimulator.Device
         let counting: CountingStore
         var settings: ScheduleSettings
@@ -342,6 +342,8 @@ final class ScheduleRun {
         var knowledge: [Int: Set<Int>] = [:]
         var unsaved: [Int: Int] = [:]
         var writtenWhileStopped: [Int] = []
+        /// The account the device was on when it stopped syncing.
+        var stoppedAccount: Int?
         var localValue = "default"
 
         init(index: Int, store: CloudKeyValueStoreSimulator.Device) {
@@ -426,7 +428,11 @@ final class ScheduleRun {
         for (_, id) in device.unsaved {
             writes[id]?.saved = true
             if let current = account(of: device) { writes[id]?.accounts.insert(current) }
-            if !device.syncing { device.writtenWhileStopped.append(id) }
+            if !device.syncing {
+                // Saved while not syncing: the set's values belong to the account it last synced with.
+                writes[id]?.accounts = Set([device.stoppedAccount].compactMap { $0 })
+                device.writtenWhileStopped.append(id)
+            }
         }
         device.unsaved = [:]
     }
@@ -465,7 +471,9 @@ final class ScheduleRun {
         case .remove(let index):
             let device = devices[index]
             perform { try device.settings.removeFromUserDefaults() }
-            for id in device.writtenWhileStopped { writes[id]?.abandoned = true }
+            // The device's copy goes, its changes not yet uploaded with it (those already in its
+            // store's local copy may still travel).
+            for (id, write) in writes where write.device == index { writes[id]?.abandoned = true }
             device.writtenWhileStopped = []
             device.unsaved = [:]
         case .upload(let index, let all):
@@ -485,10 +493,13 @@ final class ScheduleRun {
             device.unsaved = [:]
             if device.syncing { perform { try device.settings.startSyncing(with: device.counting) } }
         case .stop(let index):
-            devices[index].settings.stopSyncing()
-            devices[index].syncing = false
+            let device = devices[index]
+            device.settings.stopSyncing()
+            if device.syncing { device.stoppedAccount = account(of: device) ?? device.lastAccount }
+            device.syncing = false
         case .start(let index):
             let device = devices[index]
+            abandonIfAccountChanged(device)
             perform { try device.settings.startSyncing(with: device.counting) }
             device.syncing = true
             device.writtenWhileStopped = []
@@ -507,6 +518,13 @@ final class ScheduleRun {
         case .deliverAll:
             cloud.deliverChanges()
         }
+    }
+
+    /// Starting again on another account than the one it stopped on: what it saved meanwhile
+    /// belongs to the old account and is not sent to the new one.
+    private func abandonIfAccountChanged(_ device: Device) {
+        guard !device.syncing, let current = account(of: device), current != device.stoppedAccount else { return }
+        for id in device.writtenWhileStopped { writes[id]?.abandoned = true }
     }
 
     private func save(_ device: Device) {
@@ -541,6 +559,7 @@ final class ScheduleRun {
             cloud.setOnline(true, for: device.store)
             if account(of: device) == nil { cloud.signIn(device.store, to: accounts[device.lastAccount ?? 0]) }
             if !device.syncing {
+                abandonIfAccountChanged(device)
                 perform { try device.settings.startSyncing(with: device.counting) }
                 device.syncing = true
             }
@@ -630,15 +649,21 @@ final class ScheduleRun {
     }
 
     /// A saved write with no concurrent write on its account is the final value or known to it.
+    /// (A write its device may have abandoned by signing into another account is not required to
+    /// survive, but may still have landed: it counts as a possible concurrent write.)
     private func checkNotLost(final: String, setting: Int, account: Int) {
         let onAccount = writes.filter {
-            $0.value.setting == setting && $0.value.saved && !$0.value.abandoned && $0.value.accounts == [account]
+            $0.value.setting == setting && $0.value.saved && $0.value.accounts.contains(account)
                 && !$0.value.value.hasSuffix("!big")
         }
         let finalWrites = onAccount.filter { $0.value.value == final }
         var known = Set(finalWrites.keys)
         for write in finalWrites.values { known.formUnion(write.knowledge) }
-        for (id, write) in onAccount where !known.contains(id) {
+        for (id, write) in onAccount where !known.contains(id) && !write.abandoned && write.accounts == [account] {
+            // A later write of its own setting that knew it (refused, or abandoned) replaced it.
+            if writes.contains(where: { $0.key != id && $0.value.setting == setting && $0.value.knowledge.contains(id) }) {
+                continue
+            }
             let concurrent = onAccount.contains { other in
                 other.key != id && !write.knowledge.contains(other.key) && !other.value.knowledge.contains(id)
             }

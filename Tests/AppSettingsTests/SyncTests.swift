@@ -11,7 +11,7 @@ struct SyncTests {
 
     /// One simulated device: its suite, its store and its settings object.
     final class Device: @unchecked Sendable {
-        let suite = TemporarySuite()
+        let suite = TemporarySuite.forSettings()
         let store: CloudKeyValueStoreSimulator.Device
         let settings: CloudSettings
 

@@ -93,11 +93,18 @@ extension AppSettingsObject {
     }
 
     /// Stops syncing: nothing more is sent or taken. Synced settings changed from now on are sent
-    /// after the next ``startSyncing(with:)``.
+    /// after the next ``startSyncing(with:)`` when the store is then signed into the same account
+    /// as now (a store signed into another account now first takes that account's values).
     public final func stopSyncing() {
         if let parent = embeddingParent {
             parent.stopSyncing()
             return
+        }
+        // The values stored from now on belong to the account the store is signed into now.
+        do {
+            try pullIfAccountChanged()
+        } catch {
+            reportSyncFailures([error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")])
         }
         let sync = _state.withLock { state in
             defer { state.cloudSync = nil }

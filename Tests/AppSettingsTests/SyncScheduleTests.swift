@@ -344,6 +344,10 @@ final class ScheduleRun {
         var writtenWhileStopped: [Int] = []
         /// The account the device was on when it stopped syncing.
         var stoppedAccount: Int?
+        /// Whether it ever signed into another account than its first.
+        var switchedAccounts = false
+        /// Whether its set was removed while no account could be met: the next one met takes it.
+        var unboundRecord = false
         var localValue = "default"
 
         init(index: Int, store: CloudKeyValueStoreSimulator.Device) {
@@ -428,11 +432,18 @@ final class ScheduleRun {
         for (_, id) in device.unsaved {
             writes[id]?.saved = true
             if let current = account(of: device) { writes[id]?.accounts.insert(current) }
+            // Saved signed out: it belongs to the account whose values the set holds, which the
+            // harness cannot tell after a switch or a removal; any account may get it.
+            if account(of: device) == nil && (device.switchedAccounts || device.unboundRecord) {
+                writes[id]?.accounts = Set(accounts.indices)
+            }
             if !device.syncing {
                 // Saved while not syncing: the set's values belong to the account it last synced with.
                 writes[id]?.accounts = Set([device.stoppedAccount].compactMap { $0 })
                 device.writtenWhileStopped.append(id)
             }
+            // After a removal with no account to meet, the set belongs to the next account met.
+            if device.unboundRecord { writes[id]?.accounts = Set(accounts.indices) }
         }
         device.unsaved = [:]
     }
@@ -471,6 +482,7 @@ final class ScheduleRun {
         case .remove(let index):
             let device = devices[index]
             perform { try device.settings.removeFromUserDefaults() }
+            if account(of: device) == nil || !device.syncing { device.unboundRecord = true }
             // The device's copy goes, its changes not yet uploaded with it (those already in its
             // store's local copy may still travel).
             for (id, write) in writes where write.device == index { writes[id]?.abandoned = true }
@@ -510,6 +522,7 @@ final class ScheduleRun {
         case .signIn(let index, let account):
             let device = devices[index]
             if let last = device.lastAccount, last != account {
+                device.switchedAccounts = true
                 // Its writes not yet on their account never will be: they are the old account's.
                 for (id, write) in writes where write.device == index { writes[id]?.abandoned = true }
             }
@@ -535,6 +548,7 @@ final class ScheduleRun {
     /// What each device shows now: what it has seen.
     private func sample() {
         for device in devices {
+            if device.syncing && account(of: device) != nil { device.unboundRecord = false }
             let current = account(of: device) ?? device.lastAccount
             if current != device.knowledgeAccount {
                 device.knowledge = [:]
@@ -661,7 +675,8 @@ final class ScheduleRun {
         for write in finalWrites.values { known.formUnion(write.knowledge) }
         for (id, write) in onAccount where !known.contains(id) && !write.abandoned && write.accounts == [account] {
             // A later write of its own setting that knew it (refused, or abandoned) replaced it.
-            if writes.contains(where: { $0.key != id && $0.value.setting == setting && $0.value.knowledge.contains(id) }) {
+            if writes.contains(where: { $0.key != id && $0.value.setting == setting && $0.value.knowledge.contains(id) }
+            ) {
                 continue
             }
             let concurrent = onAccount.contains { other in

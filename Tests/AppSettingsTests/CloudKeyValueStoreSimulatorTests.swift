@@ -5,7 +5,7 @@ import Testing
 
 /// The simulator on its own, as a test of another library would use it: each of Apple's rules it
 /// models (see its documentation), one test each.
-@Suite("Cloud key-value store simulator")
+@Suite("Cloud key-value store simulator", .capturedLibraryLog)
 struct CloudKeyValueStoreSimulatorTests {
     let cloud = CloudKeyValueStoreSimulator()
 

@@ -4,7 +4,7 @@ import Testing
 @testable import AppSettings
 
 /// One scenario per defect of issue 28, each on the strict simulator.
-@Suite("Syncing: the defects of issue 28")
+@Suite("Syncing: the defects of issue 28", .capturedLibraryLog)
 struct SyncDefectTests {
     let cloud = CloudKeyValueStoreSimulator()
 

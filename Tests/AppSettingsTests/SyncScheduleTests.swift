@@ -21,7 +21,7 @@ import Testing
 /// `APPSETTINGS_SYNC_SEEDS` (default 120 in `swift test`; `.ci/run` runs 1,000),
 /// `APPSETTINGS_SYNC_SEED` replays one. The mutation self-test runs deliberately broken variants
 /// of the sync rules (`CloudSyncMutation`) and must see each one caught.
-@Suite("Random sync schedules")
+@Suite("Random sync schedules", .capturedLibraryLog)
 struct SyncScheduleTests {
     static let shards = 4
 

@@ -10,7 +10,7 @@ import Testing
 // The library's own files on Linux: real files, real processes, tried as an attacker and as an
 // unlucky user would (issue 29), with the store inspected after each.
 #if os(Linux)
-    @Suite("A hostile machine: links, stuck processes, huge files, strange names")
+    @Suite("A hostile machine: links, stuck processes, huge files, strange names", .capturedLibraryLog)
     final class HostileMachineTests {
         let suite = TemporarySuite()
         let scratch: ScratchDirectory

@@ -35,18 +35,18 @@
         fileprivate static func fileChanged(_ name: String, in directory: String) {
             // Only recovery copies tell a change (not the lock file, nor a temporary file).
             guard name.hasSuffix(".archive"), !name.hasPrefix(".") else { return }
-            let stored: Data
+            let contents: Change.Contents
             do {
                 // Replaced or removed again since: its next event says more.
                 guard
                     let bytes = try RecoveryCopyFormat.archive(
                         inFileAtPath: appendingPathComponent(name, to: directory))
                 else { return }
-                stored = bytes
+                contents = .bytes(bytes)
             } catch {
-                // A file the library would not read (too large, a link, a FIFO) is not reported.
-                Log.error("a change in \(directory) is not reported: \(error)")
-                return
+                // A file the library would not read (too large, a link, a FIFO): its objects are
+                // told, and a reload says why in its `lastLoadError`.
+                contents = .unreadable
             }
             report(
                 Change(
@@ -55,7 +55,7 @@
                         return location.storeDirectoryPath == directory
                             && location.keyFileName(store.key) + ".archive" == name
                     },
-                    contents: { _ in .bytes(stored) }
+                    contents: { _ in contents }
                 ))
         }
 

@@ -27,19 +27,21 @@ extension AppSettingsObject {
     public static func jsonSchema() -> Data {
         let object = LoadSuppression.withSuppressedLoading { Self(userDefaults: .standard) }
         return JSONSchema.document(
-            properties: object.schemaProperties, title: String(describing: self), schemaVersion: schemaVersion)
+            properties: object.schemaProperties(), title: String(describing: self), schemaVersion: schemaVersion)
     }
 
     /// This object's settings as its schema describes them, in declaration order (nested settings
-    /// objects from the objects themselves).
-    final var schemaProperties: [SchemaProperty] {
+    /// objects from the objects themselves); with their developer defaults, unless told not to
+    /// (the schema a save stores does not carry them).
+    final func schemaProperties(includingDefaults: Bool = true) -> [SchemaProperty] {
         slots.filter { !$0.isConstant }.map { slot in
             SchemaProperty(
                 name: slot.name,
-                node: slot.nestedObject.map { .object($0.schemaProperties) } ?? slot.schemaNode,
+                node: slot.nestedObject.map { .object($0.schemaProperties(includingDefaults: includingDefaults)) }
+                    ?? slot.schemaNode,
                 range: slot.rules.range,
                 description: slot.rules.description,
-                defaultValue: slot.defaultJSONForm)
+                defaultValue: includingDefaults ? slot.defaultJSONForm : nil)
         }
     }
 }

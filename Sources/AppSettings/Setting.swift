@@ -120,6 +120,36 @@ public struct Setting<Value: SettingValue> {
         SlotRegistration.push(slot)
     }
 
+    /// Declares an optional setting whose value, when there is one, always lies in `range`.
+    ///
+    /// ```swift
+    /// @Setting(in: 1...100) var pageLimit: Int? = nil
+    /// ```
+    ///
+    /// `nil` stays `nil`; any other value is treated as in
+    /// ``init(wrappedValue:_:legacyKey:syncs:in:description:validate:)``.
+    public init<Bound: _RangedSettingValue>(
+        wrappedValue: Bound?,
+        _ storedName: String? = nil,
+        legacyKey: String? = nil,
+        syncs: Bool = false,
+        in range: ClosedRange<Bound>,
+        description: String? = nil,
+        validate: (@Sendable (Bound?) -> Bound?)? = nil
+    ) where Value == Bound? {
+        let clamped: @Sendable (Bound?) -> Bound? = { value in
+            guard let value, !range.contains(value) else { return value }
+            return value > range.upperBound ? range.upperBound : range.lowerBound
+        }
+        let rules: @Sendable (Bound?) -> Bound? =
+            if let validate { { validate(clamped($0)) } } else { clamped }
+        slot = SettingSlot(
+            initialValue: rules(wrappedValue), storedName: storedName, legacyKey: legacyKey, syncs: syncs,
+            validate: rules, isInRange: { $0.map { range.contains($0) } ?? true },
+            rules: SettingRules(range: Bound._schemaRange(range), description: description))
+        SlotRegistration.push(slot)
+    }
+
     /// Not available: `@Setting` is for properties of ``AppSettingsObject`` subclasses only.
     @available(*, unavailable, message: "@Setting can only be used on properties of AppSettingsObject subclasses")
     public var wrappedValue: Value {

@@ -39,6 +39,7 @@ final class SchemaSettings: AppSettingsObject, @unchecked Sendable {
     @Setting var ratio = 0.5
     @Setting var small: Int8 = 3
     @Setting(in: 0...10, validate: { $0 == 10 ? 0 : $0 }) var wraps = 1
+    @Setting(in: 1...100, description: "Pages at most") var pageLimit: Int? = nil
 }
 
 /// Documents `update(fromJSON:)` and the schema both refuse, by what is wrong.
@@ -58,6 +59,7 @@ let badSchemaDocuments: [(name: String, json: String)] = [
     ("integer over its type", #"{"small": 300}"#),
     ("not a date", #"{"since": "yesterday"}"#),
     ("not base64", #"{"token": "***"}"#),
+    ("optional out of range", #"{"pageLimit": 0}"#),
 ]
 
 @Suite("Ranges, choices and the JSON Schema of a set")
@@ -81,6 +83,10 @@ struct SchemaTests {
         // it would have left 20, clamped to 10).
         settings.wraps = 20
         #expect(settings.wraps == 0)
+        settings.pageLimit = 500
+        #expect(settings.pageLimit == 100)
+        settings.pageLimit = nil
+        #expect(settings.pageLimit == nil)
 
         // A stored value outside the range (stored before the range was declared) loads clamped.
         let archive = KeyedArchiveWriter.archive(
@@ -137,6 +143,10 @@ struct SchemaTests {
         #expect(properties["level"]?["enum"] as? [Int] == [1, 2])
         #expect(properties["retries"]?["maximum"] as? Int == 10)
         #expect(properties["small"]?["minimum"] as? Int == -128)
+        let pageLimit = try #require(properties["pageLimit"]?["anyOf"] as? [[String: Any]])
+        #expect(
+            pageLimit.contains { $0["maximum"] as? Int == 100 }
+                && pageLimit.contains { $0["type"] as? String == "null" })
         let nickname = try #require(properties["nickname"]?["anyOf"] as? [[String: Any]])
         #expect(nickname.contains { $0["type"] as? String == "null" })
         let audio = try #require(properties["audio"])
@@ -149,7 +159,7 @@ struct SchemaTests {
     @Test("the schema's own check agrees with update(fromJSON:) on every bad document and the export")
     func schemaCheckAgrees() throws {
         let settings = SchemaSettings(userDefaults: suite.userDefaults)
-        let properties = settings.schemaProperties
+        let properties = settings.schemaProperties()
         func problem(_ json: Data) throws -> SchemaProblem? {
             let document = try JSONForm.document(from: json, key: "")
             return SchemaNode.problem(with: document.entries, properties: properties, prefix: "")
@@ -210,7 +220,7 @@ struct SchemaTests {
         let text = try #require(read.schemaText)
         let schema = try #require(StoredSchema(text: text, names: Array(read.values.keys)))
         let names = read.values.keys.sorted()
-        #expect(schema.text(forNames: names) == StoredSchema(settings.schemaProperties).text(forNames: names))
+        #expect(schema.text(forNames: names) == StoredSchema(settings.schemaProperties()).text(forNames: names))
         #expect(schema.properties.keys.sorted() == names)
         #expect(try KeyedArchiveReader.settingsValues(of: data).schemaText == nil)
         // The JSON Schema the tool prints is the class's, without the developer defaults.
@@ -238,7 +248,7 @@ struct SchemaTests {
         let settings = SchemaSettings(userDefaults: suite.userDefaults)
         let xml = String(
             decoding: AppConfigSpecification.document(
-                properties: settings.schemaProperties, key: settings.userDefaultsKey, bundleIdentifier: "com.example"),
+                properties: settings.schemaProperties(), key: settings.userDefaultsKey, bundleIdentifier: "com.example"),
             as: UTF8.self)
         #expect(xml.contains(#"<float keyName="AppSettings.SchemaSettings.soundLevel">"#))
         #expect(xml.contains(#"<constraint min="0" max="1"/>"#), "\(xml)")

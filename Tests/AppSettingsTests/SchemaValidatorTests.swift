@@ -67,6 +67,7 @@ import Testing
             settings.limits = ["a": 1, "b": -2]
             settings.audio.volume = 80
             settings.ratio = .infinity
+            settings.pageLimit = 20
             let export = try settings.jsonRepresentation()
             let defaults = try SchemaSettings(userDefaults: suite.another()).jsonRepresentation()
             var documents: [(name: String, data: Data)] = [("export", export), ("defaults", defaults)]
@@ -88,6 +89,22 @@ import Testing
                     try settings.update(fromJSON: Data(bad.json.utf8))
                 }
             }
+        }
+
+        @Test("the harness can fail: a schema without the choices or the range lets the bad documents through")
+        func harnessCanFail() throws {
+            var schema = try #require(
+                try JSONSerialization.jsonObject(with: SchemaSettings.jsonSchema()) as? [String: Any])
+            var properties = try #require(schema["properties"] as? [String: [String: Any]])
+            properties["theme"]?["enum"] = nil
+            properties["retries"]?["maximum"] = nil
+            schema["properties"] = properties
+            let broken = try JSONSerialization.data(withJSONObject: schema)
+            let documents = [("choice", Data(#"{"theme": "purple"}"#.utf8)), ("range", Data(#"{"retries": 11}"#.utf8))]
+            guard let verdicts = try validate(schema: broken, documents: documents.map { (name: $0.0, data: $0.1) })
+            else { return }
+            #expect(verdicts["choice"]?.hasPrefix("valid ") == true, "\(verdicts)")
+            #expect(verdicts["range"]?.hasPrefix("valid ") == true, "\(verdicts)")
         }
 
         // MARK: The tool

@@ -120,6 +120,6 @@ extension AppSettingsObject {
     /// An object of the class's settings.
     public static var _settingSchema: _SettingSchema {
         let object = LoadSuppression.withSuppressedLoading { Self(userDefaults: .standard) }
-        return _SettingSchema(node: .object(object.schemaProperties))
+        return _SettingSchema(node: .object(object.schemaProperties()))
     }
 }

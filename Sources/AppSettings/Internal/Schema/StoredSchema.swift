@@ -42,7 +42,7 @@ struct StoredSchema: Equatable {
         if let cached = cache.withLock({ $0[key] }), cached.names.count == names.count {
             return cached.text
         }
-        let schema = StoredSchema(object.schemaProperties)
+        let schema = StoredSchema(object.schemaProperties(includingDefaults: false))
         let declared = schema.properties.keys.sorted()
         let text = schema.text(forNames: declared)
         cache.withLock { $0[key] = (declared, text) }

@@ -60,9 +60,14 @@ public struct Setting<Value: SettingValue> {
     /// ```
     ///
     /// - Parameters:
+    ///   - wrappedValue: The developer default.
+    ///   - storedName: The name the value is stored and exported under (see
+    ///     ``init(wrappedValue:_:legacyKey:syncs:validate:)``).
+    ///   - legacyKey: The key of per-key storage this value was kept under before AppSettings.
+    ///   - syncs: Whether the setting follows the user to their other devices through iCloud.
     ///   - description: A human text: what the setting does, for ``AppSettingsObject/jsonSchema()``,
     ///     `appsettings schema` and the managed-configuration spec an administrator imports.
-    ///   - The others: as in ``init(wrappedValue:_:legacyKey:syncs:validate:)``.
+    ///   - validate: Called with every value assigned or loaded; what it returns is kept.
     public init(
         wrappedValue: Value,
         _ storedName: String? = nil,
@@ -93,10 +98,15 @@ public struct Setting<Value: SettingValue> {
     /// ``AppSettingsObject/jsonSchema()``.
     ///
     /// - Parameters:
+    ///   - wrappedValue: The developer default, clamped into `range` too.
+    ///   - storedName: The name the value is stored and exported under (see
+    ///     ``init(wrappedValue:_:legacyKey:syncs:validate:)``).
+    ///   - legacyKey: The key of per-key storage this value was kept under before AppSettings.
+    ///   - syncs: Whether the setting follows the user to their other devices through iCloud.
     ///   - range: The values the setting may hold (integers, `Float`, `Double`, `Date`).
     ///   - description: A human text (see ``init(wrappedValue:_:legacyKey:syncs:description:validate:)``).
-    ///   - The others: as in ``init(wrappedValue:_:legacyKey:syncs:validate:)``; the developer
-    ///     default is clamped too.
+    ///   - validate: Called with every value assigned or loaded, after clamping; what it returns is
+    ///     kept. Keep it inside `range`: the schema describes the range.
     public init(
         wrappedValue: Value,
         _ storedName: String? = nil,
@@ -127,7 +137,17 @@ public struct Setting<Value: SettingValue> {
     /// ```
     ///
     /// `nil` stays `nil`; any other value is treated as in
-    /// ``init(wrappedValue:_:legacyKey:syncs:in:description:validate:)``.
+    /// ``init(wrappedValue:_:legacyKey:syncs:in:description:validate:)-(Value,_,_,_,_,_,_)``.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The developer default, clamped into `range` unless `nil`.
+    ///   - storedName: The name the value is stored and exported under (see
+    ///     ``init(wrappedValue:_:legacyKey:syncs:validate:)``).
+    ///   - legacyKey: The key of per-key storage this value was kept under before AppSettings.
+    ///   - syncs: Whether the setting follows the user to their other devices through iCloud.
+    ///   - range: The values the setting may hold besides `nil`.
+    ///   - description: A human text (see ``init(wrappedValue:_:legacyKey:syncs:description:validate:)``).
+    ///   - validate: Called with every value assigned or loaded, after clamping; what it returns is kept.
     public init<Bound: _RangedSettingValue>(
         wrappedValue: Bound?,
         _ storedName: String? = nil,

@@ -239,7 +239,7 @@ struct SchemaTests {
         }
         let schema = StoredSchema(properties)
         let text = schema.text(forNames: properties.map(\.name).sorted())
-        #expect(text.utf8.count == 99, "\(text)")
+        #expect(text.utf8.count == 23, "\(text)")
         #expect(StoredSchema(text: text, names: properties.map(\.name)) == schema)
     }
 

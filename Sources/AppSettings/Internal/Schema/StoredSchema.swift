@@ -4,19 +4,24 @@ import Foundation
 /// `appsettings` tool (which has no settings classes) can check an edit and print the set's JSON
 /// Schema.
 ///
-/// It is JSON text: an array with one entry per stored setting, in the order of their sorted
-/// stored names (the names are the archive's own fields, not repeated), each the setting's form:
+/// One code per stored setting, in the order of their sorted stored names (the names are the
+/// archive's own fields, not repeated), then, only when some setting has more to say, a newline
+/// and a JSON object of it by position:
 ///
 /// ```
-/// "b" Bool   "i" Int/Int64   "i8" "i16" "i32"   "u" UInt/UInt64   "u8" "u16" "u32"
-/// "f" Float   "d" Double   "s" String   "t" Date   "x" Data   "l" URL   "g" UUID   "*" any
-/// ["?", form] optional   ["[", form] array or set   ["{", form] dictionary
-/// ["e", form, [raw values]] choices   ["o", {name: setting}] settings object
-/// {"t": form, "in": [lower, upper], "d": "description"} a setting with a range or a description
-/// 0 a stored setting the class does not declare (carried over)
+/// b Bool   i Int, Int64   c h w Int8, Int16, Int32   u UInt, UInt64   C H W UInt8, UInt16, UInt32
+/// f Float   d Double   s String   t Date   x Data   l URL   g UUID   * any (Codable)   0 not declared
+/// ? optional   [ array or set   { dictionary        (prefixes: "?[s" is [String]?, "{i" [String: Int])
+/// e choices (its raw form follows; "values" in the JSON)   n other integer bounds ("n" in the JSON)
+/// o settings object ("o" in the JSON: {name: form}, forms as below)
+///
+/// "bidst[s\n{"3": {"in": [0, 1], "d": "Volume"}, "4": {"e": ["light", "dark"]}}"
 /// ```
 ///
-/// The 20-setting set of the benchmark (Bool, Int, Double, String, Date, [String]) carries 99
+/// A nested object's settings (rare) are written as JSON forms: `"b"`, `["?", form]`,
+/// `["e", form, [values]]`, `["o", {name: setting}]`, `{"t": form, "in": [...], "d": "..."}`.
+///
+/// The 20-setting set of the benchmark (Bool, Int, Double, String, Date, [String]) carries 23
 /// bytes of it. Developer defaults are not carried: the tool's schema has no `default`.
 struct StoredSchema: Equatable {
     /// The declared settings' properties, by stored name (no defaults).
@@ -29,14 +34,29 @@ struct StoredSchema: Equatable {
 
     /// The text for a set of `names` (sorted as the archive sorts its fields).
     func text(forNames names: [String]) -> String {
-        let entries: [Any] = names.map { name in properties[name].map(Self.compact(property:)) ?? 0 }
-        return JSONForm.compactText(entries)
+        var codes = ""
+        var extras: [String: Any] = [:]
+        for (index, name) in names.enumerated() {
+            guard let property = properties[name] else {
+                codes += "0"
+                continue
+            }
+            var extra: [String: Any] = [:]
+            codes += Self.code(of: property.node, extra: &extra)
+            if let range = property.range {
+                extra["in"] = [JSONForm.jsonValue(range.lowerBound), JSONForm.jsonValue(range.upperBound)]
+            }
+            if let description = property.description { extra["d"] = description }
+            if !extra.isEmpty { extras[String(index)] = extra }
+        }
+        return extras.isEmpty ? codes : codes + "\n" + JSONForm.compactText(extras)
     }
 
     private static let cache = Protected<[ObjectIdentifier: (names: [String], text: String)]>([:])
 
     /// The text for `object`'s class, whose archive holds `names`: made once per class for its
-    /// declared settings; made anew only when the set carries settings the class does not declare.
+    /// declared settings; made anew only when the set carries settings the class does not declare
+    /// (every declared setting is always in the archive, so equal counts mean equal names).
     static func text(of object: AppSettingsObject, names: Dictionary<String, _StoredValue>.Keys) -> String {
         let key = ObjectIdentifier(type(of: object))
         if let cached = cache.withLock({ $0[key] }), cached.names.count == names.count {
@@ -56,6 +76,42 @@ struct StoredSchema: Equatable {
         self.properties = byName
     }
 
+    private static let integerLetters: [Character: SchemaNode] = [
+        "i": .integer(Int64.self), "c": .integer(Int8.self), "h": .integer(Int16.self), "w": .integer(Int32.self),
+        "u": .integer(UInt64.self), "C": .integer(UInt8.self), "H": .integer(UInt16.self),
+        "W": .integer(UInt32.self),
+    ]
+
+    private static let scalarLetters: [Character: SchemaNode] = integerLetters.merging([
+        "b": .boolean, "f": .real(isFloat: true), "d": .real(isFloat: false), "s": .string, "t": .date, "x": .data,
+        "l": .url, "g": .uuid, "*": .any,
+    ]) { first, _ in first }
+
+    private static let lettersOfScalars: [SchemaNode: Character] = Dictionary(
+        scalarLetters.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+
+    /// The code of a form; what it cannot say goes into `extra`.
+    private static func code(of node: SchemaNode, extra: inout [String: Any]) -> String {
+        if let letter = lettersOfScalars[node] { return String(letter) }
+        switch node {
+        case .optional(let wrapped): return "?" + code(of: wrapped, extra: &extra)
+        case .array(let element): return "[" + code(of: element, extra: &extra)
+        case .dictionary(let element): return "{" + code(of: element, extra: &extra)
+        case .choices(let raw, let values):
+            extra["e"] = values.map(JSONForm.jsonValue)
+            return "e" + code(of: raw, extra: &extra)
+        case .integer(let minimum, let maximum):
+            extra["n"] = [minimum, maximum]
+            return "n"
+        case .object(let properties):
+            var byName: [String: Any] = [:]
+            for property in properties { byName[property.name] = compact(property: property) }
+            extra["o"] = byName
+            return "o"
+        default: return "*"
+        }
+    }
+
     private static func compact(property: SchemaProperty) -> Any {
         // Defaults are not carried (they are the class's, not the set's).
         let node = compact(property.node)
@@ -68,16 +124,9 @@ struct StoredSchema: Equatable {
         return entry
     }
 
-    private static let integerCodes: [String: SchemaNode] = [
-        "i": .integer(Int64.self), "i8": .integer(Int8.self), "i16": .integer(Int16.self),
-        "i32": .integer(Int32.self), "u": .integer(UInt64.self), "u8": .integer(UInt8.self),
-        "u16": .integer(UInt16.self), "u32": .integer(UInt32.self),
-    ]
-
-    private static let scalarCodes: [String: SchemaNode] = integerCodes.merging([
-        "b": .boolean, "f": .real(isFloat: true), "d": .real(isFloat: false), "s": .string, "t": .date, "x": .data,
-        "l": .url, "g": .uuid, "*": .any,
-    ]) { first, _ in first }
+    /// The JSON forms of a nested object's settings use the same letters, as strings.
+    private static let scalarCodes: [String: SchemaNode] = Dictionary(
+        uniqueKeysWithValues: scalarLetters.map { (String($0.key), $0.value) })
 
     private static let codesOfScalars: [SchemaNode: String] = Dictionary(
         scalarCodes.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
@@ -103,16 +152,56 @@ struct StoredSchema: Equatable {
     /// The schema `text` describes for a set of `names`; `nil` when the text is not one this
     /// version reads (the tool then checks what it can without one).
     init?(text: String, names: [String]) {
-        guard let entries = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any],
-            entries.count == names.count
-        else { return nil }
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        var extras: [String: Any] = [:]
+        if parts.count == 2 {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any]
+            else { return nil }
+            extras = object
+        }
+        var codes = Substring(parts.first ?? "")
         var byName: [String: SchemaProperty] = [:]
-        for (name, entry) in zip(names.sorted(), entries) {
-            if (entry as? NSNumber) == 0, !(entry is String) { continue }  // carried over, undeclared
-            guard let property = Self.property(named: name, from: entry) else { return nil }
+        for (index, name) in names.sorted().enumerated() {
+            if codes.first == "0" {  // carried over, undeclared
+                codes.removeFirst()
+                continue
+            }
+            let extra = extras[String(index)] as? [String: Any] ?? [:]
+            guard let node = Self.node(from: &codes, extra: extra) else { return nil }
+            var property = SchemaProperty(name: name, node: node, description: extra["d"] as? String)
+            property.range = Self.range(from: extra["in"])
             byName[name] = property
         }
+        guard codes.isEmpty else { return nil }
         properties = byName
+    }
+
+    private static func node(from codes: inout Substring, extra: [String: Any]) -> SchemaNode? {
+        guard let letter = codes.popFirst() else { return nil }
+        if let scalar = scalarLetters[letter] { return scalar }
+        switch letter {
+        case "?": return node(from: &codes, extra: extra).map { .optional($0) }
+        case "[": return node(from: &codes, extra: extra).map { .array($0) }
+        case "{": return node(from: &codes, extra: extra).map { .dictionary($0) }
+        case "e":
+            guard let raw = node(from: &codes, extra: extra), let values = extra["e"] as? [Any] else { return nil }
+            return .choices(raw, values.compactMap(JSONForm.storedValue(fromJSON:)))
+        case "n":
+            guard let bounds = extra["n"] as? [Any], bounds.count == 2,
+                let minimum = (bounds[0] as? NSNumber)?.int64Value, let maximum = (bounds[1] as? NSNumber)?.uint64Value
+            else { return nil }
+            return .integer(minimum: minimum, maximum: maximum)
+        case "o":
+            return extra["o"].flatMap { node(from: ["o", $0]) }
+        default: return nil
+        }
+    }
+
+    private static func range(from bounds: Any?) -> SchemaRange? {
+        guard let bounds = bounds as? [Any], bounds.count == 2, let lower = JSONForm.storedValue(fromJSON: bounds[0]),
+            let upper = JSONForm.storedValue(fromJSON: bounds[1])
+        else { return nil }
+        return SchemaRange(lowerBound: lower, upperBound: upper)
     }
 
     private static func property(named name: String, from entry: Any) -> SchemaProperty? {
@@ -121,11 +210,7 @@ struct StoredSchema: Equatable {
         }
         guard let form = dictionary["t"], let node = node(from: form) else { return nil }
         var property = SchemaProperty(name: name, node: node, description: dictionary["d"] as? String)
-        if let bounds = dictionary["in"] as? [Any], bounds.count == 2,
-            let lower = JSONForm.storedValue(fromJSON: bounds[0]), let upper = JSONForm.storedValue(fromJSON: bounds[1])
-        {
-            property.range = SchemaRange(lowerBound: lower, upperBound: upper)
-        }
+        property.range = range(from: dictionary["in"])
         return property
     }
 

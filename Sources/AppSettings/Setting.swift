@@ -38,8 +38,9 @@ public struct Setting<Value: SettingValue> {
     ///   - syncs: Whether the setting follows the user to their other devices through iCloud's
     ///     key-value store, once the object ``AppSettingsObject/startSyncing(with:)``; other
     ///     settings never leave the device. See <doc:SyncingAcrossDevices>.
-    ///   - validate: Called with every value assigned or loaded; what it returns is kept. Use it
-    ///     for range checks: `validate: { min(max($0, 0), 1) }`.
+    ///   - validate: Called with every value assigned or loaded; what it returns is kept. For a
+    ///     range, prefer `in:` (``init(wrappedValue:_:legacyKey:syncs:in:description:validate:)-(Value,_,_,_,_,_,_)``),
+    ///     which the JSON Schema, the `appsettings` tool and overrides know too.
     public init(
         wrappedValue: Value,
         _ storedName: String? = nil,

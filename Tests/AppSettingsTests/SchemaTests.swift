@@ -1,3 +1,4 @@
+import AppSettingsTesting
 import Foundation
 import Testing
 
@@ -179,7 +180,10 @@ struct SchemaTests {
                 "-SchemaSettings.soundLevel", "0.25",
             ],
             environment: [:], managed: .none)
-        let settings = OverrideSources.$current.withValue(sources) { SchemaSettings(userDefaults: suite.userDefaults) }
+        let (settings, lines) = AppSettingsLog.capture {
+            OverrideSources.$current.withValue(sources) { SchemaSettings(userDefaults: suite.userDefaults) }
+        }
+        #expect(lines.count == 2 && lines.contains { $0.contains("1...10") }, "\(lines)")
         #expect(settings.retries == 3 && settings.theme == .light && settings.soundLevel == 0.25)
         let ignored = settings.ignoredOverrides.map(\.setting).sorted()
         #expect(ignored == ["retries", "theme"])
@@ -199,9 +203,10 @@ struct SchemaTests {
                 .write(to: folder.appendingPathComponent("AppSettings.SchemaSettings.json"))
             let sources = OverrideSources(
                 arguments: [], environment: [:], managed: .configurationDirectories([root.path]))
-            let settings = OverrideSources.$current.withValue(sources) {
-                SchemaSettings(userDefaults: suite.userDefaults)
+            let (settings, lines) = AppSettingsLog.capture {
+                OverrideSources.$current.withValue(sources) { SchemaSettings(userDefaults: suite.userDefaults) }
             }
+            #expect(lines.count == 3, "\(lines)")
             #expect(settings.theme == .dark && settings.audio.muted)
             #expect(settings.retries == 3 && settings.level == .low && settings.audio.volume == 50)
             let ignored = Dictionary(uniqueKeysWithValues: settings.ignoredOverrides.map { ($0.setting, $0.reason) })

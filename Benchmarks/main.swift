@@ -217,6 +217,41 @@ func measureSet<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
         settingCount: count
     )
 
+    // What the stored schema (`$schema`, issue 31) costs: the same set archived and loaded with
+    // and without it, taking turns in one process.
+    let withSchema = try settings._archivedBytes()
+    let withoutSchema = try settings._archivedBytesWithoutSchema()
+    try table.measure(
+        "schema \(count)",
+        [
+            // Each pair in both orders: the harness's first contender of a round pays for what the
+            // previous measurement left in the caches.
+            Contender(name: "archive without $schema") {
+                try nanoseconds { blackHole(try settings._archivedBytesWithoutSchema().count) }
+            },
+            Contender(name: "archive with $schema") {
+                try nanoseconds { blackHole(try settings._archivedBytes().count) }
+            },
+            Contender(name: "archive without $schema (again)") {
+                try nanoseconds { blackHole(try settings._archivedBytesWithoutSchema().count) }
+            },
+            Contender(name: "load the archive without $schema") {
+                nanoseconds { blackHole(settings._loadCopy(fromStoredBytes: withoutSchema).error == nil ? 1 : 0) }
+            },
+            Contender(name: "load the archive with $schema") {
+                nanoseconds { blackHole(settings._loadCopy(fromStoredBytes: withSchema).error == nil ? 1 : 0) }
+            },
+            Contender(name: "load the archive without $schema (again)") {
+                nanoseconds { blackHole(settings._loadCopy(fromStoredBytes: withoutSchema).error == nil ? 1 : 0) }
+            },
+        ],
+        samples: samples,
+        settingCount: count
+    )
+    table.add(
+        "schema \(count)", "bytes of $schema in the archive", Double(withSchema.count - withoutSchema.count),
+        reference: Double(withoutSchema.count), settingCount: count, isBytes: true)
+
     // What was saved loads back whole.
     let check = Settings(userDefaults: archiveSuite.defaults)
     guard check.lastLoadError == nil, check.isEqual(settings) else {

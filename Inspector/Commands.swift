@@ -1,7 +1,7 @@
 @_spi(AppSettingsTool) import AppSettings
 import Foundation
 
-// The commands that read or write one set of a suite: get, set, export, import; and dump.
+// The commands that read or write one set of a suite: get, set, export, import, schema; and dump.
 
 func dump(_ arguments: ArraySlice<String>) {
     let options = Arguments(arguments, options: ["--suite", "--file", "--key"])
@@ -91,6 +91,31 @@ func importDocument(_ arguments: ArraySlice<String>) {
     } catch {
         fail("\(path): \(error.description)")
     }
+}
+
+func schema(_ arguments: ArraySlice<String>) {
+    let options = Arguments(arguments, options: ["--suite", "--key", "--format", "--bundle-id"])
+    _ = options.operands([], for: "schema")
+    let formatName = options["--format"] ?? "json"
+    guard let format = StoredSettingsInspector.SchemaFormat(rawValue: formatName) else {
+        usageError("--format takes json or appconfig, not '\(formatName)'")
+    }
+    let set = storedSet(options, for: "schema")
+    guard let data = set.userDefaults.data(forKey: set.key) else { fail("the set under '\(set.key)' is not data") }
+    let document: Data?
+    do {
+        document = try StoredSettingsInspector.schema(
+            ofArchive: data, key: set.key, format: format,
+            bundleIdentifier: options["--bundle-id"] ?? options["--suite"] ?? "")
+    } catch {
+        fail(error.description)
+    }
+    guard let document else {
+        fail(
+            "the set under '\(set.key)' carries no schema: it was stored by a version of AppSettings that "
+                + "did not describe settings (the app's next save adds it)")
+    }
+    FileHandle.standardOutput.write(document)
 }
 
 // MARK: Shared

@@ -13,6 +13,7 @@ let usage = """
            appsettings set --suite NAME --key KEY SETTING VALUE
            appsettings export --suite NAME --key KEY
            appsettings import --suite NAME --key KEY FILE [--replace]
+           appsettings schema --suite NAME --key KEY [--format json|appconfig] [--bundle-id ID]
            appsettings diff FILE FILE
            appsettings diff --suite NAME --key KEY FILE
            appsettings --help
@@ -33,6 +34,9 @@ let usage = """
                object, a Codable value, a dictionary) changes the entries it names. With --replace,
                settings the document does not name are removed (the app loads their developer
                defaults) and objects are replaced whole. Its $schemaVersion must be the stored one.
+      schema   the set's schema, as the app stored it with the set: JSON Schema (draft 2020-12) of
+               its documents, or with --format appconfig the AppConfig specification XML of its
+               managed keys, for MDM consoles (bundleId: --bundle-id, else the suite name)
       diff     which settings differ between two exports, or between a suite's set and an export:
                "- name: value" only in the first, "+ name: value" only in the second,
                "~ name: first -> second" changed (nested objects by dotted path)
@@ -51,6 +55,8 @@ let usage = """
     set and import write through the library's store: under its lock, merged with what is stored
     right then, with the recovery copy (Linux), and seen by running apps (an app object with
     reloadsWhenStoredSettingsChange reloads). A set that cannot be read entirely is never written.
+    A set saved by an app that declares ranges and choices (@Setting(in:), CaseIterable enums)
+    carries its schema: set and import refuse, writing nothing, a value it does not allow.
 
     Exit status: 0 on success, 1 when something cannot be read or is refused (nothing was
     written), 2 on wrong arguments. diff: 0 when nothing differs, 1 when something does, 2 on trouble.
@@ -81,6 +87,7 @@ case "get": get(commandArguments)
 case "set": set(commandArguments)
 case "export": export(commandArguments)
 case "import": importDocument(commandArguments)
+case "schema": schema(commandArguments)
 case "diff": diff(commandArguments)
 case let command?: usageError("unknown command '\(command)'")
 }

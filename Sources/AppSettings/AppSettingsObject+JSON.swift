@@ -69,7 +69,8 @@ extension AppSettingsObject {
     ///   object; ``AppSettingsError/unknownSetting(key:setting:)`` for a name that is no setting
     ///   of this class (a `const` setting included); ``AppSettingsError/invalidJSONValue(setting:expected:found:)``
     ///   for the first value that does not fit its setting (an integer out of its type's range, a
-    ///   string that is not a date); ``AppSettingsError/migrationFailed(key:fromSchemaVersion:reason:)``
+    ///   value outside the setting's `@Setting(in:)` range, a raw value no case has, a string that
+    ///   is not a date); ``AppSettingsError/migrationFailed(key:fromSchemaVersion:reason:)``
     ///   when the migration throws. Then nothing has changed.
     public final func update(fromJSON data: Data, replacingAll: Bool = false) throws {
         let document = try JSONForm.document(from: data, key: userDefaultsKey)
@@ -118,12 +119,19 @@ extension AppSettingsObject {
                     try nested.storedEntries(fromJSONForm: nestedEntries, key: key, path: path + name + "."))
                 continue
             }
+            let stored: _StoredValue
             do {
-                result[name] = try slot.storedValue(fromJSONForm: value)
+                stored = try slot.storedValue(fromJSONForm: value)
             } catch {
                 throw AppSettingsError.invalidJSONValue(
                     setting: path + name, expected: slot.valueTypeName, found: JSONForm.description(of: value))
             }
+            // A value outside `@Setting(in:)` is refused, not clamped: a document says what it means.
+            if let expected = slot.rangeProblem(of: stored) {
+                throw AppSettingsError.invalidJSONValue(
+                    setting: path + name, expected: expected, found: JSONForm.description(of: value))
+            }
+            result[name] = stored
         }
         return result
     }

@@ -20,6 +20,17 @@ extension AppSettingsObject {
         return try codec.archive(snapshot)
     }
 
+    /// The same bytes without the `$schema` field, as a version that did not describe settings
+    /// wrote them: for the benchmark of what the schema costs.
+    @_spi(Testing)
+    public func _archivedBytesWithoutSchema() throws -> Data {
+        try checkStorable()
+        let snapshot = takeSnapshot()
+        return KeyedArchiveWriter.archive(
+            schemaVersion: Int64(snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion)),
+            settings: try codec.encodedSettings(snapshot), cloud: snapshot.cloud.record)
+    }
+
     /// What the store holds under this object's key, read as a load reads it. For the
     /// benchmark's breakdown of a load.
     @_spi(Testing)

@@ -38,8 +38,9 @@ public struct Setting<Value: SettingValue> {
     ///   - syncs: Whether the setting follows the user to their other devices through iCloud's
     ///     key-value store, once the object ``AppSettingsObject/startSyncing(with:)``; other
     ///     settings never leave the device. See <doc:SyncingAcrossDevices>.
-    ///   - validate: Called with every value assigned or loaded; what it returns is kept. Use it
-    ///     for range checks: `validate: { min(max($0, 0), 1) }`.
+    ///   - validate: Called with every value assigned or loaded; what it returns is kept. For a
+    ///     range, prefer `in:` (``init(wrappedValue:_:legacyKey:syncs:in:description:validate:)-(Value,_,_,_,_,_,_)``),
+    ///     which the JSON Schema, the `appsettings` tool and overrides know too.
     public init(
         wrappedValue: Value,
         _ storedName: String? = nil,
@@ -50,6 +51,123 @@ public struct Setting<Value: SettingValue> {
         let initialValue = validate?(wrappedValue) ?? wrappedValue
         slot = SettingSlot(
             initialValue: initialValue, storedName: storedName, legacyKey: legacyKey, syncs: syncs, validate: validate)
+        SlotRegistration.push(slot)
+    }
+
+    /// Declares a setting with a description, for its JSON Schema and managed-configuration spec.
+    ///
+    /// ```swift
+    /// @Setting(description: "Appearance") var theme = Theme.light
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The developer default.
+    ///   - storedName: The name the value is stored and exported under (see
+    ///     ``init(wrappedValue:_:legacyKey:syncs:validate:)``).
+    ///   - legacyKey: The key of per-key storage this value was kept under before AppSettings.
+    ///   - syncs: Whether the setting follows the user to their other devices through iCloud.
+    ///   - description: A human text: what the setting does, for ``AppSettingsObject/jsonSchema()``,
+    ///     `appsettings schema` and the managed-configuration spec an administrator imports.
+    ///   - validate: Called with every value assigned or loaded; what it returns is kept.
+    public init(
+        wrappedValue: Value,
+        _ storedName: String? = nil,
+        legacyKey: String? = nil,
+        syncs: Bool = false,
+        description: String,
+        validate: (@Sendable (Value) -> Value)? = nil
+    ) {
+        let initialValue = validate?(wrappedValue) ?? wrappedValue
+        slot = SettingSlot(
+            initialValue: initialValue, storedName: storedName, legacyKey: legacyKey, syncs: syncs, validate: validate,
+            rules: SettingRules(description: description))
+        SlotRegistration.push(slot)
+    }
+
+    /// Declares a setting whose value always lies in `range`.
+    ///
+    /// ```swift
+    /// @Setting(in: 0...1, description: "Volume of sound effects") var soundLevel: Float = 0.7
+    /// @Setting(in: 1...10) var retries = 3
+    /// ```
+    ///
+    /// An assignment or a load clamps the value into the range, before `validate` runs. An
+    /// override (a launch argument, an environment variable, managed configuration) outside it
+    /// is ignored and listed in ``AppSettingsObject/ignoredOverrides``;
+    /// ``AppSettingsObject/update(fromJSON:replacingAll:)`` and the `appsettings` tool refuse a
+    /// value outside it, naming the range. The range is the setting's `minimum` and `maximum` in
+    /// ``AppSettingsObject/jsonSchema()``.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The developer default, clamped into `range` too.
+    ///   - storedName: The name the value is stored and exported under (see
+    ///     ``init(wrappedValue:_:legacyKey:syncs:validate:)``).
+    ///   - legacyKey: The key of per-key storage this value was kept under before AppSettings.
+    ///   - syncs: Whether the setting follows the user to their other devices through iCloud.
+    ///   - range: The values the setting may hold (integers, `Float`, `Double`, `Date`).
+    ///   - description: A human text (see ``init(wrappedValue:_:legacyKey:syncs:description:validate:)``).
+    ///   - validate: Called with every value assigned or loaded, after clamping; what it returns is
+    ///     kept. Keep it inside `range`: the schema describes the range.
+    public init(
+        wrappedValue: Value,
+        _ storedName: String? = nil,
+        legacyKey: String? = nil,
+        syncs: Bool = false,
+        in range: ClosedRange<Value>,
+        description: String? = nil,
+        validate: (@Sendable (Value) -> Value)? = nil
+    ) where Value: _RangedSettingValue {
+        let clamped: @Sendable (Value) -> Value = { value in
+            if range.contains(value) { return value }
+            // Below or above; a value that compares with neither bound (NaN) gets the lower one.
+            return value > range.upperBound ? range.upperBound : range.lowerBound
+        }
+        let rules: @Sendable (Value) -> Value =
+            if let validate { { validate(clamped($0)) } } else { clamped }
+        slot = SettingSlot(
+            initialValue: rules(wrappedValue), storedName: storedName, legacyKey: legacyKey, syncs: syncs,
+            validate: rules, isInRange: { range.contains($0) },
+            rules: SettingRules(range: Value._schemaRange(range), description: description))
+        SlotRegistration.push(slot)
+    }
+
+    /// Declares an optional setting whose value, when there is one, always lies in `range`.
+    ///
+    /// ```swift
+    /// @Setting(in: 1...100) var pageLimit: Int? = nil
+    /// ```
+    ///
+    /// `nil` stays `nil`; any other value is treated as in
+    /// ``init(wrappedValue:_:legacyKey:syncs:in:description:validate:)-(Value,_,_,_,_,_,_)``.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The developer default, clamped into `range` unless `nil`.
+    ///   - storedName: The name the value is stored and exported under (see
+    ///     ``init(wrappedValue:_:legacyKey:syncs:validate:)``).
+    ///   - legacyKey: The key of per-key storage this value was kept under before AppSettings.
+    ///   - syncs: Whether the setting follows the user to their other devices through iCloud.
+    ///   - range: The values the setting may hold besides `nil`.
+    ///   - description: A human text (see ``init(wrappedValue:_:legacyKey:syncs:description:validate:)``).
+    ///   - validate: Called with every value assigned or loaded, after clamping; what it returns is kept.
+    public init<Bound: _RangedSettingValue>(
+        wrappedValue: Bound?,
+        _ storedName: String? = nil,
+        legacyKey: String? = nil,
+        syncs: Bool = false,
+        in range: ClosedRange<Bound>,
+        description: String? = nil,
+        validate: (@Sendable (Bound?) -> Bound?)? = nil
+    ) where Value == Bound? {
+        let clamped: @Sendable (Bound?) -> Bound? = { value in
+            guard let value, !range.contains(value) else { return value }
+            return value > range.upperBound ? range.upperBound : range.lowerBound
+        }
+        let rules: @Sendable (Bound?) -> Bound? =
+            if let validate { { validate(clamped($0)) } } else { clamped }
+        slot = SettingSlot(
+            initialValue: rules(wrappedValue), storedName: storedName, legacyKey: legacyKey, syncs: syncs,
+            validate: rules, isInRange: { $0.map { range.contains($0) } ?? true },
+            rules: SettingRules(range: Bound._schemaRange(range), description: description))
         SlotRegistration.push(slot)
     }
 
@@ -72,3 +190,30 @@ public struct Setting<Value: SettingValue> {
         set { owner._writeSetting(owner[keyPath: storageKeyPath].slot, newValue) }
     }
 }
+
+/// A setting type whose values a range can bound (`@Setting(in:)`): the integers, `Float`,
+/// `Double` and `Date`. An implementation detail: do not adopt it yourself.
+public protocol _RangedSettingValue: SettingValue, Comparable, Sendable {}
+
+extension _RangedSettingValue {
+    /// The range's bounds in their JSON form.
+    static func _schemaRange(_ range: ClosedRange<Self>) -> SchemaRange? {
+        guard let lower = try? _storedValue(of: range.lowerBound), let upper = try? _storedValue(of: range.upperBound)
+        else { return nil }  // the built-in ranged types always encode
+        return SchemaRange(lowerBound: lower.jsonForm, upperBound: upper.jsonForm)
+    }
+}
+
+extension Int: _RangedSettingValue {}
+extension Int8: _RangedSettingValue {}
+extension Int16: _RangedSettingValue {}
+extension Int32: _RangedSettingValue {}
+extension Int64: _RangedSettingValue {}
+extension UInt: _RangedSettingValue {}
+extension UInt8: _RangedSettingValue {}
+extension UInt16: _RangedSettingValue {}
+extension UInt32: _RangedSettingValue {}
+extension UInt64: _RangedSettingValue {}
+extension Float: _RangedSettingValue {}
+extension Double: _RangedSettingValue {}
+extension Date: _RangedSettingValue {}

@@ -13,6 +13,13 @@ import Foundation
 /// date where a date is stored, base64 where `Data` is stored. So only stored settings can be
 /// edited, and `nil` (JSON null) only where `nil` is stored. A set that cannot be read entirely is
 /// never rewritten. Refusals throw an ``AppSettingsError`` and write nothing.
+///
+/// A set saved by an app built with this version carries its schema (`$schema`, see
+/// `StoredSchema`): every changed value is then checked against it, as the app's
+/// ``AppSettingsObject/update(fromJSON:replacingAll:)`` would check it: a value outside a
+/// `@Setting(in:)` range, a raw value no case of a `CaseIterable` type has, `null` for a setting
+/// that is not optional, a value of another form. A set stored before has no schema and gets the
+/// checks above only.
 @_spi(AppSettingsTool)
 public enum StoredSettingsEditor {
     /// Sets one stored setting to the value `text` gives. A JSON object changes the entries it
@@ -103,9 +110,14 @@ public enum StoredSettingsEditor {
                 let schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
                 try change(&entries, schemaVersion)
                 guard entries != set.values else { throw NothingToWrite() }
+                // The set's own schema (stored by its app since AppSettings described settings)
+                // checks every value the edit changed; a set stored before has none.
+                let schema = set.schemaText.flatMap { StoredSchema(text: $0, names: Array(set.values.keys)) }
+                if let schema { try check(entries, changedFrom: set.values, against: schema) }
                 let writeID = Int64.random(in: 1...Int64.max)
                 let data = KeyedArchiveWriter.archive(
-                    schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: entries, cloud: set.cloud)
+                    schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: entries, cloud: set.cloud,
+                    schema: schema?.text(forNames: entries.keys.sorted()))
                 // The store checks the size of the domain it goes into.
                 return SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
             }
@@ -134,7 +146,7 @@ public enum StoredSettingsEditor {
         case .data(let bytes)?:
             let set: KeyedArchiveReader.SettingsValues
             do {
-                set = try KeyedArchiveReader.settingsValues(of: bytes)
+                set = try KeyedArchiveReader.settingsValues(of: bytes, readingSchema: true)
             } catch {
                 throw AppSettingsError.unreadableArchive(key: key, settings: [], reason: error.description)
             }
@@ -145,6 +157,21 @@ public enum StoredSettingsEditor {
                     reasons: set.unreadable.map { "\($0.name): \($0.error)" })
             }
             return set
+        }
+    }
+
+    /// Refuses, naming the setting, the range or the choices, a changed value the set's schema
+    /// does not allow (its JSON form checked: what `update(fromJSON:)` in the app would refuse).
+    private static func check(
+        _ entries: [String: _StoredValue],
+        changedFrom stored: [String: _StoredValue],
+        against schema: StoredSchema
+    ) throws(AppSettingsError) {
+        for (name, value) in entries.sorted(by: { $0.key < $1.key }) where stored[name] != value {
+            guard let property = schema.properties[name] else { continue }  // carried over, undeclared
+            if let problem = property.problem(with: value.jsonForm, path: name) {
+                throw .invalidJSONValue(setting: problem.path, expected: problem.expected, found: problem.found)
+            }
         }
     }
 

@@ -306,3 +306,47 @@ extension StoredSettingsInspector {
         }
     }
 }
+
+// MARK: - The stored set's schema
+
+@_spi(AppSettingsTool)
+extension StoredSettingsInspector {
+    /// The formats `appsettings schema` prints a stored set's schema in.
+    public enum SchemaFormat: String, Sendable {
+        /// JSON Schema, draft 2020-12: ``AppSettingsObject/jsonSchema()`` without `default`s.
+        case json
+        /// The AppConfig community's specification XML, for MDM consoles.
+        case appconfig
+    }
+
+    /// The schema a stored set carries (saved by an app built with a version of AppSettings that
+    /// describes settings), in `format`; `nil` for a set stored before, which carries none.
+    ///
+    /// - Throws: ``AppSettingsError/unreadableArchive(key:settings:reason:)`` when the bytes are
+    ///   not a settings set this version reads.
+    public static func schema(
+        ofArchive data: Data,
+        key: String,
+        format: SchemaFormat,
+        bundleIdentifier: String = ""
+    ) throws(AppSettingsError) -> Data? {
+        let set: KeyedArchiveReader.SettingsValues
+        do {
+            set = try KeyedArchiveReader.settingsValues(of: data, readingSchema: true)
+        } catch {
+            throw .unreadableArchive(key: key, settings: [], reason: error.description)
+        }
+        let names = Array(set.values.keys) + set.unreadable.map(\.name)
+        guard let text = set.schemaText, let schema = StoredSchema(text: text, names: names) else { return nil }
+        let title = key.hasPrefix("AppSettings.") ? String(key.dropFirst("AppSettings.".count)) : key
+        switch format {
+        case .json:
+            return JSONSchema.document(
+                properties: schema.sortedProperties, title: title,
+                schemaVersion: set.schemaVersion.flatMap { Int(exactly: $0) })
+        case .appconfig:
+            return AppConfigSpecification.document(
+                properties: schema.sortedProperties, key: key, bundleIdentifier: bundleIdentifier)
+        }
+    }
+}

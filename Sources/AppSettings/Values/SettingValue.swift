@@ -45,6 +45,9 @@ public protocol SettingValue {
     /// configuration): as ``_value(from:)``, but a string may also be the value's text form
     /// (`YES`, `0.3`, `(a, b)`, JSON); throws ``_StoredValueMismatch`` if it does not fit.
     static func _overrideValue(from stored: _StoredValue) throws -> Self
+    /// The form of this type's values in a JSON document, for ``AppSettingsObject/jsonSchema()``
+    /// and the checks of the `appsettings` tool.
+    static var _settingSchema: _SettingSchema { get }
 }
 
 extension SettingValue {

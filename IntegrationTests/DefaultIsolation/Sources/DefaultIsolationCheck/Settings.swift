@@ -8,7 +8,7 @@ import Foundation
 /// A raw-value enum of the app target, main-actor isolated like every type here. Its
 /// `SettingValue` conformance is nonisolated (all its witnesses are the library's), so the
 /// README's one line works unchanged.
-enum Theme: String {
+enum Theme: String, CaseIterable {
     case light, dark
 }
 
@@ -94,6 +94,13 @@ nonisolated enum Settings {
         @Setting(syncs: true) var theme = Theme.light  // follows the user
         @Setting(syncs: true, validate: { min(max($0, 8), 72) }) var fontSize = 14
         @Setting var windowFrame = WindowFrame()  // stays on this device
+    }
+
+    /// The README's declared ranges, choices and descriptions (One declaration, every format).
+    final class DescribedSettings: AppSettingsObject, @unchecked Sendable {
+        @Setting(in: 0...1, description: "Volume of sound effects") var soundLevel: Float = 0.7
+        @Setting(description: "Appearance") var theme = Theme.light
+        @Setting(in: 1...10) var retries = 3
     }
 
     /// Schema 0 of ``MySettings``, to exercise `migrate`.

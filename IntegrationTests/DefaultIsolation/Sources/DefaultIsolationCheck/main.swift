@@ -165,6 +165,18 @@ cloud.deliverChanges()
 check(laptop.theme == .dark && laptop.fontSize == 72, "synced: \(laptop.theme) \(laptop.fontSize)")
 laptop.stopSyncing()
 
+// One declaration, every format: the range clamps, the choices and the range are in the schema.
+let described = Settings.DescribedSettings(userDefaults: suite)
+described.soundLevel = 3
+described.retries = 0
+check(described.soundLevel == 1 && described.retries == 1, "ranges: \(described.soundLevel) \(described.retries)")
+let schema: Data = Settings.DescribedSettings.jsonSchema()
+let schemaText = String(decoding: schema, as: UTF8.self)
+check(
+    schemaText.contains("\"light\"") && schemaText.contains("Volume of sound effects")
+        && schemaText.contains("\"maximum\" : 10"),
+    "jsonSchema: \(schemaText)")
+
 // An in-memory store, as a SwiftUI preview makes one: objects of one name share it.
 let preview = Settings.MySettings(store: .inMemory("preview"))
 preview.theme = .dark

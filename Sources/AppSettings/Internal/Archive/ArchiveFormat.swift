@@ -11,6 +11,8 @@ import Foundation
 ///     "$cloudBase": { "$format": 2,             // only for synced settings: the version of
 ///         "stamps": {<name>: [counter, tag]},   // each value, the versions iCloud refused,
 ///         "refused": {…}, "account": <id> },    // the account (see `CloudRecord`)
+///     "$schema": "[\"b\",[\"?\",\"s\"],…]",          // the settings' forms (StoredSchema), for
+///                                               // the appsettings tool; never read by a load
 ///     <stored name>: <value>, …                   // numbers and Booleans inline, as
 /// }                                               // encode(Double/Int64/Bool/Float:forKey:)
 ///                                                 // store them; anything else an object:
@@ -42,6 +44,10 @@ enum ArchiveFormat {
     static let cloudBaseField = "$cloudBase"
     /// The first format's synced settings changed here and not sent yet: read and ignored.
     static let cloudPendingField = "$cloudPending"
+    /// The settings' forms, ranges, choices and descriptions, compact (see `StoredSchema`): what
+    /// the `appsettings` tool checks an edit against. Written by every save since AppSettings
+    /// described its settings; a load never reads it (older versions skip it as a reserved field).
+    static let schemaField = "$schema"
     /// Format 1's root dictionary keys.
     static let formatVersionKey = "formatVersion"
     static let schemaVersionKey = "schemaVersion"

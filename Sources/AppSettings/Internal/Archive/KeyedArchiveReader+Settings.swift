@@ -14,15 +14,22 @@ extension KeyedArchiveReader {
         var unreadable: [(name: String, error: ArchiveFormatError)] = []
         /// The record of synced settings (`$cloudBase`, `$cloudPending`), when the set has one.
         var cloud: CloudRecord?
+        /// The `$schema` text, when the set carries one (see `StoredSchema`); read only on request.
+        var schemaText: String?
     }
 
     /// Reads a settings set of a format this version can read; every setting that can be read
     /// is, whatever the others hold. What a load, the inspector and the tool's edits all read.
-    static func settingsValues(of data: Data) throws(ArchiveFormatError) -> SettingsValues {
+    static func settingsValues(of data: Data, readingSchema: Bool = false) throws(ArchiveFormatError) -> SettingsValues
+    {
         var reader = try KeyedArchiveReader(data)
         let root = try reader.readableRoot()
         var result = SettingsValues(schemaVersion: root.schemaVersion)
         result.cloud = CloudRecord(base: root.cloudBase, pending: root.cloudPending, in: &reader)
+        if readingSchema, let field = root.schema, case .string(let text) = try? reader.value(of: field, depth: 1) {
+            // A `$schema` that cannot be read is as good as none: the tool checks what it can.
+            result.schemaText = text
+        }
         result.values.reserveCapacity(root.settings.count)
         for (name, field) in root.settings {
             do {

@@ -267,6 +267,8 @@ extension KeyedArchiveReader {
         /// Where `$cloudBase` and `$cloudPending` are, when the set has them.
         var cloudBase: Field?
         var cloudPending: Field?
+        /// Where `$schema` is, when the set carries one.
+        var schema: Field?
         var settings: [(name: String, field: Field)] = []
     }
 
@@ -319,6 +321,7 @@ extension KeyedArchiveReader {
             case ArchiveFormat.writeIDField: set.writeID = try integer(inField: plistIndex, named: key)
             case ArchiveFormat.cloudBaseField: set.cloudBase = try field(plistIndex)
             case ArchiveFormat.cloudPendingField: set.cloudPending = try field(plistIndex)
+            case ArchiveFormat.schemaField: set.schema = try field(plistIndex)
             case _ where key.hasPrefix("$$"): set.settings.append((String(key.dropFirst()), try field(plistIndex)))
             case _ where key.hasPrefix("$"): continue  // reserved by the archiver
             default: set.settings.append((key, try field(plistIndex)))

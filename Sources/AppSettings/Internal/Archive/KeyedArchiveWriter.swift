@@ -29,7 +29,8 @@ struct KeyedArchiveWriter {
         schemaVersion: Int64,
         writeID: Int64 = .random(in: 1...Int64.max),
         settings: [String: _StoredValue],
-        cloud: CloudRecord? = nil
+        cloud: CloudRecord? = nil,
+        schema: String? = nil
     ) -> Data {
         var writer = KeyedArchiveWriter()
         let root = writer.reserveUID()
@@ -46,6 +47,10 @@ struct KeyedArchiveWriter {
         if let cloud, !cloud.isEmpty {
             let key = writer.plist.add(.string(ArchiveFormat.cloudBaseField))
             fields.append((key, writer.reference(writer.encode(cloud.storedValue))))
+        }
+        if let schema {
+            let key = writer.plist.add(.string(ArchiveFormat.schemaField))
+            fields.append((key, writer.reference(writer.encode(.string(schema)))))
         }
         for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
             let key = writer.plist.add(.string(ArchiveFormat.fieldName(ofSetting: name)))

@@ -30,12 +30,15 @@ class AnySettingSlot: @unchecked Sendable {
     /// environment variable, managed configuration) holds the setting; `nil` otherwise. Guarded
     /// by the owner's lock.
     final var overrideSource: SettingSource?
+    /// The rules `@Setting(in:description:)` declared: the range (in its JSON form) and the text.
+    final let rules: SettingRules
 
-    init(explicitStoredName: String?, legacyKey: String?, syncs: Bool, holdsSettingsObject: Bool) {
+    init(explicitStoredName: String?, legacyKey: String?, syncs: Bool, holdsSettingsObject: Bool, rules: SettingRules) {
         self.explicitStoredName = explicitStoredName
         self.legacyKey = legacyKey
         self.syncs = syncs
         self.holdsSettingsObject = holdsSettingsObject
+        self.rules = rules
     }
 
     // The members below are overridden by `SettingSlot`; all but `decode` run under the owner's lock.
@@ -70,6 +73,22 @@ class AnySettingSlot: @unchecked Sendable {
     func removeOverride() -> Bool { false }
     /// The Swift type of the value, for messages.
     var valueTypeName: String { "" }
+    /// The form of the value in a JSON document (a nested settings object's is made from the object).
+    var schemaNode: SchemaNode { .any }
+    /// The developer default in its JSON form, for the schema; `nil` when it has none.
+    var defaultJSONForm: _StoredValue? { nil }
+    /// Why a stored value (of the setting's type) is outside the declared range; `nil` when it is
+    /// inside or there is none. Runs unlocked.
+    func rangeProblem(of stored: _StoredValue) -> String? { nil }
+}
+
+/// What `@Setting(in:description:)` declares beside the value.
+struct SettingRules: Sendable {
+    /// The bounds of `in:`, in their JSON form.
+    var range: SchemaRange?
+    var description: String?
+
+    static let none = SettingRules()
 }
 
 /// The slot of a setting whose value has type `Value`.
@@ -83,24 +102,32 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     /// override's), `nil` otherwise: what is saved, compared, copied and exported.
     @usableFromInline final var overriddenUserValue: UnsafeMutablePointer<Value>?
     let initialValue: Value
+    /// The declared range's clamping, then the app's `validate:`: what every assignment and load
+    /// runs.
     @usableFromInline let validate: (@Sendable (Value) -> Value)?
+    /// Whether a value lies in the declared range (`@Setting(in:)`); `nil` without one.
+    let isInRange: (@Sendable (Value) -> Bool)?
 
     init(
         initialValue: Value,
         storedName: String?,
         legacyKey: String?,
         syncs: Bool,
-        validate: (@Sendable (Value) -> Value)?
+        validate: (@Sendable (Value) -> Value)?,
+        isInRange: (@Sendable (Value) -> Bool)? = nil,
+        rules: SettingRules = .none
     ) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: initialValue)
         self.initialValue = initialValue
         self.validate = validate
+        self.isInRange = isInRange
         super.init(
             explicitStoredName: storedName,
             legacyKey: legacyKey,
             syncs: syncs,
-            holdsSettingsObject: Value.self is AppSettingsObject.Type
+            holdsSettingsObject: Value.self is AppSettingsObject.Type,
+            rules: rules
         )
     }
 
@@ -172,7 +199,34 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
 
     override func overrideValue(from stored: _StoredValue) throws -> Any {
         let parsed = try Value._overrideValue(from: stored)
+        if let isInRange, !isInRange(parsed), let range = rules.range {
+            // An override is an administrator's or a tester's statement: one outside the range
+            // is refused (and listed), not clamped into something nobody asked for.
+            throw _StoredValueMismatch(
+                expectedDescription: "\(valueTypeName) in \(range.text)",
+                foundDescription: "\(String(describing: parsed)), outside the range")
+        }
         return validate?(parsed) ?? parsed
+    }
+
+    override var schemaNode: SchemaNode { Value._settingSchema.node }
+
+    override var defaultJSONForm: _StoredValue? {
+        guard !holdsSettingsObject, let stored = try? Value._storedValue(of: initialValue) else {
+            // A value that cannot be encoded (an NSSecureCoding class of Apple's frameworks) has
+            // no default to show; saving it throws, naming the setting.
+            return nil
+        }
+        return stored.jsonForm
+    }
+
+    override func rangeProblem(of stored: _StoredValue) -> String? {
+        guard let isInRange, let range = rules.range, let value = try? Value._value(from: stored) else {
+            // Without a range there is nothing to check; a value that does not convert is
+            // refused by the conversion itself, with its own message.
+            return nil
+        }
+        return isInRange(value) ? nil : "\(valueTypeName) in \(range.text)"
     }
 
     override func setOverride(_ newValue: Any, source: SettingSource) -> Bool {

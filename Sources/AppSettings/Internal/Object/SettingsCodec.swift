@@ -50,7 +50,7 @@ struct SettingsCodec {
     ) -> Data {
         KeyedArchiveWriter.archive(
             schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
-            cloud: cloud.flatMap { $0.isEmpty ? nil : $0 })
+            cloud: cloud.flatMap { $0.isEmpty ? nil : $0 }, schema: StoredSchema.text(of: object, names: settings.keys))
     }
 
     // MARK: Bytes to values

@@ -141,13 +141,40 @@ enum ManagedConfigurationSource {
                 origin: managedAppConfigurationKey, value: foundTypeName(of: configuration),
                 reason: "it is not a dictionary")
         }
-        guard let entry = dictionary[key] else { return .none }
+        // The AppConfig form (`appsettings schema --format appconfig`): one key per setting,
+        // `<key>.<stored name>` (a nested object's settings by dotted path), beside or instead of
+        // the set's dictionary, whose entries win.
+        var flat: [String: _StoredValue] = [:]
+        let prefix = key + "."
+        for (name, value) in dictionary where name.hasPrefix(prefix) {
+            guard let stored = OverrideText.storedValue(ofParsed: value) else { continue }
+            flat = inserting(stored, at: name.dropFirst(prefix.count).split(separator: ".").map(String.init), in: flat)
+        }
+        guard let entry = dictionary[key] else { return flat.isEmpty ? .none : .entries(flat, origin: origin) }
         guard case .dictionary(let entries)? = OverrideText.storedValue(ofParsed: entry) else {
             return .unreadable(
                 origin: origin, value: foundTypeName(of: entry),
                 reason: "expected a dictionary of settings by stored name")
         }
-        return .entries(entries, origin: origin)
+        return .entries(flat.merging(entries) { _, own in own }, origin: origin)
+    }
+
+    /// `entries` with `value` at a path of nested dictionaries.
+    private static func inserting(
+        _ value: _StoredValue,
+        at path: [String],
+        in entries: [String: _StoredValue]
+    ) -> [String: _StoredValue] {
+        guard let first = path.first else { return entries }
+        var result = entries
+        if path.count == 1 {
+            result[first] = value
+        } else {
+            var inner: [String: _StoredValue] = [:]
+            if case .dictionary(let existing)? = entries[first] { inner = existing }
+            result[first] = .dictionary(inserting(value, at: Array(path.dropFirst()), in: inner))
+        }
+        return result
     }
 
     /// The file `AppSettings/<domain>/<key>.json` in the first of `directories` that has it.

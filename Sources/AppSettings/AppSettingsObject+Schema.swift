@@ -1,0 +1,47 @@
+import Foundation
+
+// The set described for other tools: its JSON Schema (`jsonSchema()`), made from each setting's
+// type, range, choices, description and developer default. See `Internal/Schema`.
+
+extension AppSettingsObject {
+    /// The JSON Schema (draft 2020-12) of this class's JSON documents: exactly those that
+    /// ``jsonRepresentation()`` writes and ``update(fromJSON:replacingAll:)`` accepts.
+    ///
+    /// Every setting by stored name with its type (an optional also allows `null`), nested
+    /// settings objects as objects of their settings, arrays and dictionaries with their element
+    /// types, `minimum` and `maximum` from `@Setting(in:)`, `enum` with the raw values of a
+    /// `CaseIterable` `RawRepresentable` type, `default` (the developer default) and
+    /// `description`; `"$schemaVersion"`; no other properties. No setting is required: a
+    /// document may name only some.
+    ///
+    /// ```swift
+    /// let schema: Data = MySettings.jsonSchema()
+    /// try schema.write(to: URL(fileURLWithPath: "MySettings.schema.json"))
+    /// ```
+    ///
+    /// What a schema cannot say: a `Date` range is given as `formatMinimum` and `formatMaximum`
+    /// (validators that do not know them ignore them), and a `Codable` value is any JSON value.
+    /// `validate:` closures and ``checkAfterDecode()`` run only in the app.
+    ///
+    /// - Returns: The schema as UTF-8 JSON text, pretty printed with its keys sorted.
+    public static func jsonSchema() -> Data {
+        let object = LoadSuppression.withSuppressedLoading { Self(userDefaults: .standard) }
+        return JSONSchema.document(
+            properties: object.schemaProperties(), title: String(describing: self), schemaVersion: schemaVersion)
+    }
+
+    /// This object's settings as its schema describes them, in declaration order (nested settings
+    /// objects from the objects themselves); with their developer defaults, unless told not to
+    /// (the schema a save stores does not carry them).
+    final func schemaProperties(includingDefaults: Bool = true) -> [SchemaProperty] {
+        slots.filter { !$0.isConstant }.map { slot in
+            SchemaProperty(
+                name: slot.name,
+                node: slot.nestedObject.map { .object($0.schemaProperties(includingDefaults: includingDefaults)) }
+                    ?? slot.schemaNode,
+                range: slot.rules.range,
+                description: slot.rules.description,
+                defaultValue: includingDefaults ? slot.defaultJSONForm : nil)
+        }
+    }
+}

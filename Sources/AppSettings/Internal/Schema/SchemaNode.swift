@@ -1,0 +1,228 @@
+import Foundation
+
+// What a setting's JSON form may be: one description of each type, from which the JSON Schema
+// (`jsonSchema()`), the compact form the archive carries for the tool (`StoredSchema`), the
+// managed-configuration spec (`AppConfigSpecification`) and the tool's checks (`problem(with:)`)
+// are all made.
+
+/// The JSON form a setting's type has (see ``_SettingSchema``).
+indirect enum SchemaNode: Sendable, Hashable {
+    case boolean
+    /// An integer of a fixed-width type: its bounds.
+    case integer(minimum: Int64, maximum: UInt64)
+    /// A `Float` (`isFloat`) or a `Double`: a number, or `"nan"`, `"inf"`, `"-inf"`.
+    case real(isFloat: Bool)
+    case string
+    /// ISO 8601 text.
+    case date
+    /// Base64 text (`Data`, an `NSSecureCoding` value).
+    case data
+    case url
+    case uuid
+    /// A value the library does not describe (a `Codable` value): any JSON value.
+    case any
+    case optional(SchemaNode)
+    /// An array (or a `Set`) of elements.
+    case array(SchemaNode)
+    /// A `String`-keyed dictionary of values.
+    case dictionary(SchemaNode)
+    /// One of the raw values of a `CaseIterable` `RawRepresentable` type, in their JSON form.
+    case choices(SchemaNode, [_StoredValue])
+    /// A settings object: its settings, in declaration order.
+    case object([SchemaProperty])
+}
+
+/// One setting of a settings object, as its schema describes it.
+struct SchemaProperty: Sendable, Hashable {
+    var name: String
+    var node: SchemaNode
+    /// The bounds of `@Setting(in:)`, in their JSON form (a number, or ISO 8601 text for a date).
+    var range: SchemaRange?
+    var description: String?
+    /// The developer default in its JSON form; only the class knows it (the archive does not carry it).
+    var defaultValue: _StoredValue?
+}
+
+/// The closed range of `@Setting(in:)`, both bounds in their JSON form.
+struct SchemaRange: Sendable, Hashable {
+    var lowerBound: _StoredValue
+    var upperBound: _StoredValue
+
+    /// `0.0...1.0`, `1...10`: the range as messages name it.
+    var text: String { "\(JSONForm.description(of: lowerBound))...\(JSONForm.description(of: upperBound))" }
+
+    /// Whether a JSON-form value lies in the range; `nil` when it is not of the range's kind.
+    func contains(_ value: _StoredValue) -> Bool? {
+        switch (lowerBound, value) {
+        case (.string(let lower), .string(let text)):
+            guard case .string(let upper) = upperBound, let date = JSONForm.date(fromText: text),
+                let low = JSONForm.date(fromText: lower), let high = JSONForm.date(fromText: upper)
+            else { return nil }
+            return low <= date && date <= high
+        default:
+            guard let number = value.jsonNumber, let low = lowerBound.jsonNumber, let high = upperBound.jsonNumber
+            else { return nil }
+            return low <= number && number <= high
+        }
+    }
+}
+
+extension _StoredValue {
+    /// A JSON number as a `Double` (integers beyond 2^53 rounded, which bounds of `Double`
+    /// precision compare correctly with); `nil` for anything else.
+    var jsonNumber: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .unsignedInteger(let value): Double(value)
+        case .double(let value): value
+        case .float(let value): Double(value)
+        default: nil
+        }
+    }
+
+    /// The value as a document holds it: the JSON form of a stored value, read back as JSON gives it.
+    var jsonForm: _StoredValue {
+        JSONForm.storedValue(fromJSON: JSONForm.jsonValue(self)) ?? self
+    }
+}
+
+extension SchemaNode {
+    /// The integer bounds of `T`.
+    static func integer<T: FixedWidthInteger>(_ type: T.Type) -> SchemaNode {
+        .integer(minimum: Int64(truncatingIfNeeded: T.min), maximum: UInt64(truncatingIfNeeded: T.max))
+    }
+
+    /// The node without its optional wrapping, and whether there was one.
+    var unwrapped: (node: SchemaNode, isOptional: Bool) {
+        if case .optional(let wrapped) = self { return (wrapped.unwrapped.node, true) }
+        return (self, false)
+    }
+}
+
+// MARK: - Checking a JSON value
+
+/// A value a schema refuses: where, what was expected, what was found (the value's JSON text).
+struct SchemaProblem: Error, Equatable {
+    var path: String
+    var expected: String
+    var found: String
+}
+
+extension SchemaNode {
+    /// Why a value, as JSON gives it, is not of this form; `nil` when it is. `path` names the
+    /// value (`audio.volume`, `tags[2]`).
+    func problem(with value: _StoredValue, path: String) -> SchemaProblem? {
+        func refused(_ expected: String) -> SchemaProblem {
+            SchemaProblem(path: path, expected: expected, found: JSONForm.description(of: value))
+        }
+        switch (self, value) {
+        case (.any, _): return nil
+        case (.optional, .null): return nil
+        case (.optional(let wrapped), _): return wrapped.problem(with: value, path: path)
+        case (_, .null): return refused(expectedText + " (the setting is not optional)")
+        case (.boolean, .bool): return nil
+        case (.integer(let minimum, let maximum), .integer(let integer)):
+            return integer >= minimum && (integer < 0 || UInt64(integer) <= maximum) ? nil : refused(expectedText)
+        case (.integer(let minimum, let maximum), .unsignedInteger(let integer)):
+            return minimum <= 0 && integer <= maximum ? nil : refused(expectedText)
+        case (.integer(let minimum, let maximum), .double(let real)):
+            guard real.rounded() == real, real >= Double(minimum), real <= Double(maximum) else {
+                return refused(expectedText)
+            }
+            return nil
+        case (.real(let isFloat), .integer), (.real(let isFloat), .unsignedInteger), (.real(let isFloat), .double):
+            guard isFloat, let number = value.jsonNumber, !Float(number).isFinite else { return nil }
+            return refused(expectedText)
+        case (.real, .string(let text)): return ["nan", "inf", "-inf"].contains(text) ? nil : refused(expectedText)
+        case (.string, .string), (.url, .string): return nil
+        case (.date, .string(let text)): return JSONForm.date(fromText: text) == nil ? refused(expectedText) : nil
+        case (.data, .string(let text)): return Data(base64Encoded: text) == nil ? refused(expectedText) : nil
+        case (.uuid, .string(let text)): return UUID(uuidString: text) == nil ? refused(expectedText) : nil
+        case (.array(let element), .array(let elements)):
+            for (index, item) in elements.enumerated() {
+                if let problem = element.problem(with: item, path: "\(path)[\(index)]") { return problem }
+            }
+            return nil
+        case (.dictionary(let element), .dictionary(let entries)):
+            for (key, item) in entries.sorted(by: { $0.key < $1.key }) {
+                if let problem = element.problem(with: item, path: "\(path).\(key)") { return problem }
+            }
+            return nil
+        case (.choices(let raw, let values), _):
+            if let problem = raw.problem(with: value, path: path) { return problem }
+            return values.contains(where: { $0.isSameJSONValue(as: value) }) ? nil : refused(expectedText)
+        case (.object(let properties), .dictionary(let entries)):
+            return Self.problem(with: entries, properties: properties, prefix: path + ".")
+        default:
+            return refused(expectedText)
+        }
+    }
+
+    /// Why a JSON object of settings does not fit `properties`: an unknown name, a value of the
+    /// wrong form or outside its range; `nil` when it fits. Names are checked in sorted order.
+    static func problem(
+        with entries: [String: _StoredValue],
+        properties: [SchemaProperty],
+        prefix: String
+    ) -> SchemaProblem? {
+        var byName: [String: SchemaProperty] = [:]
+        for property in properties { byName[property.name] = property }
+        for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
+            guard let property = byName[name] else {
+                return SchemaProblem(
+                    path: prefix + name, expected: "no such setting", found: JSONForm.description(of: value))
+            }
+            if let problem = property.problem(with: value, path: prefix + name) { return problem }
+        }
+        return nil
+    }
+
+    /// What a ranged form is, without its type's bounds: `an integer` (`in 1...10` follows).
+    var rangedKindText: String {
+        switch self {
+        case .integer: "an integer"
+        case .real: "a number"
+        case .date: "an ISO 8601 date"
+        default: expectedText
+        }
+    }
+
+    /// What the form is, in words, for messages.
+    var expectedText: String {
+        switch self {
+        case .boolean: "a Boolean"
+        case .integer(let minimum, let maximum): "an integer in \(minimum)...\(maximum)"
+        case .real(let isFloat): isFloat ? "a number in Float's range" : "a number"
+        case .string: "a string"
+        case .date: "an ISO 8601 date"
+        case .data: "base64 text"
+        case .url: "a URL string"
+        case .uuid: "a UUID string"
+        case .any: "any value"
+        case .optional(let wrapped): "\(wrapped.expectedText) or null"
+        case .array(let element): "an array of \(element.expectedText)"
+        case .dictionary(let element): "an object of \(element.expectedText)"
+        case .choices(_, let values): "one of \(values.map(JSONForm.description(of:)).joined(separator: ", "))"
+        case .object: "an object of settings"
+        }
+    }
+}
+
+extension SchemaProperty {
+    /// Why a value (as JSON gives it) does not fit this setting: its form, then its range.
+    func problem(with value: _StoredValue, path: String) -> SchemaProblem? {
+        if let problem = node.problem(with: value, path: path) { return problem }
+        guard let range, value != .null, range.contains(value) == false else { return nil }
+        return SchemaProblem(
+            path: path, expected: "\(node.unwrapped.node.rangedKindText) in \(range.text)",
+            found: JSONForm.description(of: value))
+    }
+}
+
+extension _StoredValue {
+    /// Equal as JSON values: numbers by value (`1` and `1.0`), the rest by kind and value.
+    func isSameJSONValue(as other: _StoredValue) -> Bool {
+        if let left = jsonNumber, let right = other.jsonNumber { return left == right }
+        return self == other
+    }
+}

@@ -335,6 +335,7 @@
 
         init(location: DomainLocation, key: String, data: Data) {
             Self.queue.async { [self] in
+                InjectedFault.delayRecoveryCopy()
                 do throws(AppSettingsError) {
                     try Self.write(data, key: key, location: location)
                 } catch {
@@ -361,7 +362,9 @@
             if descriptor >= 0 {
                 plan = RecoveryCopyFormat.write(archive, over: readWhole(descriptor))
                 if case .inPlace(let offset, let bytes) = plan {
-                    let written = writeWhole(bytes, to: descriptor, at: offset) && fdatasync(descriptor) == 0
+                    let written =
+                        writeWhole(bytes, to: descriptor, at: offset)
+                        && (InjectedFault.isInjected(.noSlotFlush) || fdatasync(descriptor) == 0)
                     let error = written ? nil : systemError(key: key, "could not write \(target)")
                     close(descriptor)
                     if let error { throw error }
@@ -393,7 +396,7 @@
                 unlink(temporary)
                 throw error
             }
-            try location.flushStoreDirectory(key: key)
+            if !InjectedFault.isInjected(.noDirectoryFlush) { try location.flushStoreDirectory(key: key) }
         }
 
         /// The file's bytes, or `nil` when they cannot be read or are far more than a set's copy

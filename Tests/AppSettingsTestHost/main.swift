@@ -16,6 +16,7 @@
 //     AppSettingsTestHost steps <suite> <step>...            several sets and saves in one process,
 //                                                           each save between `@@begin`/`@@end` lines
 //     AppSettingsTestHost fields-of <suite> <postfix>...     `<postfix> <fields> error=<yes|no>` per set
+//     AppSettingsTestHost parses - - <path>...               `<path> <yes|no>`: a property-list dictionary?
 //     AppSettingsTestHost overrides <suite> <postfix> [assign]  JSON: the `OverrideSettings` as read,
 //                                                           each one's source, the ignored overrides and
 //                                                           what is stored; `assign` first sets soundLevel
@@ -394,6 +395,16 @@ case "steps":
         say("@@begin \(parts[0])")
         synchronizeOrFail(settings, " in step \(step)")
         say("@@end \(parts[0]) \(settings.fieldsLine)")
+    }
+
+case "parses":
+    // For scripts/power-loss-test.sh: `<path> yes` when the file reads as a property-list
+    // dictionary (as CoreFoundation reads a domain file), `<path> no` otherwise. No settings object
+    // is made, so corelibs' retries of a damaged domain (three sleeps of 150 ms) are not waited for.
+    for path in arguments.dropFirst(4) {
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        say("\(path) \(plist is [String: Any] ? "yes" : "no")")
     }
 
 case "fields-of":

@@ -370,8 +370,10 @@ class Resolver:
         path = quoted(path_argument)[0].decode("utf-8", "replace") if path_argument else ""
         if path.startswith("/"):
             return os.path.normpath(path)
-        _, base = annotation(directory_argument) if directory_argument else (None, os.getcwd())
-        return os.path.normpath(os.path.join(base or "", path))
+        _, base = annotation(directory_argument) if directory_argument else (None, None)
+        if base is None:
+            raise Unmodelled("a relative path whose directory strace did not print")
+        return os.path.normpath(os.path.join(base, path))
 
     def object_of_descriptor(self, process, argument):
         """(object, path) of a descriptor argument, or (None, path) when it is not under HOME."""
@@ -569,13 +571,13 @@ class Resolver:
             data = b"".join(quoted(arguments[1]))
         data = data[:written]
         key = (process, number)
+        # pwrite64(fd, buffer, count, offset), pwritev(fd, vectors, count, offset),
+        # pwritev2(fd, vectors, count, offset, flags) with offset -1: at the file position.
         if call.name in ("pwrite64", "pwritev") or (call.name == "pwritev2" and arguments[3] != "-1"):
-            offset = int(arguments[3] if call.name != "pwrite64" else arguments[3])
+            offset = int(arguments[3])
         else:
             offset = self.sizes[target] if key in self.appending else self.positions.get(key, 0)
             self.positions[key] = offset + written
-        if call.name == "pwrite64":
-            offset = int(arguments[3])
         self.sizes[target] = max(self.sizes[target], offset + written)
         return [(target, self.operation(("write", offset, data)))]
 

@@ -12,7 +12,7 @@
 # scripts/power-loss-states.py (Python 3, standard library only).
 #
 # With --self-test, then proves the test can fail: a test host built with
-# `-Xswiftc -DAPPSETTINGS_INJECTED_FAULTS` (in its own build directory; see
+# `-Xswiftc -DAPPSETTINGS_INJECTED_FAULTS` (debug, in a build directory of its own; see
 # Sources/AppSettings/Internal/Support/InjectedFault.swift) runs with each deliberate bug
 # (no directory flush after the rename, writing the slot that holds the newest copy, no fdatasync
 # after the slot write, no checksum check on read), on the ordinary schedule and with the copy's
@@ -50,45 +50,72 @@ status=0
 "${states[@]}" "$host" "$work/release" "$(command -v strace)" || status=$?
 if [[ $status -ne 0 || $self_test -eq 0 ]]; then exit "$status"; fi
 
-# The self-test's host: the deliberate bugs compiled in, chosen by the environment.
-faults_scratch="${SCRATCH_PATH:-.build}-injected-faults"
-faults_flags=(-c release --product AppSettingsTestHost --scratch-path "$faults_scratch"
-    -Xswiftc -DAPPSETTINGS_INJECTED_FAULTS)
+# The self-test's host: the deliberate bugs compiled in, chosen by the environment. A debug build
+# (about half the time of a release one; it makes the same file-system calls, and every
+# interleaving of the two threads is explored whatever their speed).
+faults_scratch="${SCRATCH_PATH:-.build}/injected-faults"
+faults_flags=(--product AppSettingsTestHost --scratch-path "$faults_scratch" -Xswiftc -DAPPSETTINGS_INJECTED_FAULTS)
 swift build "${faults_flags[@]}" >&2
 faults_host="$(swift build "${faults_flags[@]}" --show-bin-path)/AppSettingsTestHost"
 
-# The mutants run the scenarios that write slots in place, tear them across blocks and rename a new
-# file into place (the others add schedules, not kinds of writes).
-mutant_scenarios=(--scenario "saves in a row" --scenario "larger than a block, outgrowing the slots")
+# The mutants run the scenarios that write slots in place, tear them across blocks, overwrite a
+# copy whose two slots hold sets, and rename a new file into place (the others add schedules, not
+# kinds of writes).
+# With the copy 30 ms late, two of them (each bug is caught in one of the two).
+mutant_scenarios=(--scenario "saves in a row" --scenario "larger than a block, outgrowing the slots"
+    --scenario "larger than a block, both slots written before")
+delayed_scenarios=(--scenario "saves in a row" --scenario "larger than a block, both slots written before")
 
-echo "--- no bug, the copy's thread 30 ms late"
-status=0
-APPSETTINGS_RECOVERY_COPY_DELAY_MS=30 "${states[@]}" "$faults_host" "$work/delayed" "$(command -v strace)" \
-    "${mutant_scenarios[@]}" --quiet || status=$?
-if [[ $status -ne 0 ]]; then
-    echo "power-loss self-test: the library without a bug failed with its copy 30 ms late" >&2
-    exit 1
-fi
+# run_case NAME FAULT DELAY: one run in the background; its output and exit status in $work/NAME.*
+# (1: lost or mixed states found; 0: none; 2: the run itself failed). Loads mostly wait (corelibs
+# sleeps before it gives up a damaged domain file), so four runs share the two cores.
+run_case() {
+    local name=$1 fault=$2 delay=$3 status=0 scenarios=("${mutant_scenarios[@]}")
+    if [[ $delay -ne 0 ]]; then scenarios=("${delayed_scenarios[@]}"); fi
+    env ${fault:+APPSETTINGS_INJECTED_FAULT=$fault} APPSETTINGS_RECOVERY_COPY_DELAY_MS="$delay" \
+        "${states[@]}" "$faults_host" "$work/$name" "$(command -v strace)" "${scenarios[@]}" --quiet \
+        >"$work/$name.out" 2>"$work/$name.err" || status=$?
+    echo "$status" >"$work/$name.status"
+}
 
-missed=()
-for fault in no-directory-flush newest-slot no-slot-flush no-checksum; do
-    for delay in 0 30; do
-        echo "--- mutant $fault, the copy's thread ${delay} ms late"
-        status=0
-        APPSETTINGS_INJECTED_FAULT=$fault APPSETTINGS_RECOVERY_COPY_DELAY_MS=$delay \
-            "${states[@]}" "$faults_host" "$work/$fault-$delay" "$(command -v strace)" "${mutant_scenarios[@]}" \
-            --quiet >"$work/out" || status=$?
-        sed 's/^/    /' "$work/out"
-        # 1: lost or mixed states found (the bug was caught); 0: missed; 2: the run itself failed.
-        case $status in
-            1) echo "mutant $fault (${delay} ms): caught ($(tail -n 1 "$work/out"))" ;;
-            0) echo "mutant $fault (${delay} ms): MISSED"; missed+=("$fault/${delay}ms") ;;
-            *) echo "mutant $fault (${delay} ms): the run failed (exit $status)"; missed+=("$fault/${delay}ms") ;;
-        esac
-    done
+cases=("clean 30" "no-directory-flush 0" "no-directory-flush 30" "newest-slot 0" "newest-slot 30"
+    "no-slot-flush 0" "no-slot-flush 30" "no-checksum 0" "no-checksum 30")
+running=0
+for entry in "${cases[@]}"; do
+    read -r fault delay <<<"$entry"
+    if [[ $running -ge 4 ]]; then wait -n; running=$((running - 1)); fi
+    run_case "$fault-$delay" "$([[ $fault == clean ]] || echo "$fault")" "$delay" &
+    running=$((running + 1))
 done
-if [[ ${#missed[@]} -ne 0 ]]; then
-    echo "power-loss self-test: missed ${missed[*]}" >&2
+wait
+
+failed=()
+for entry in "${cases[@]}"; do
+    read -r fault delay <<<"$entry"
+    name="$fault-$delay"
+    status=$(cat "$work/$name.status")
+    if [[ $fault == clean ]]; then
+        echo "--- no bug, the copy's thread ${delay} ms late"
+    else
+        echo "--- mutant $fault, the copy's thread ${delay} ms late"
+    fi
+    sed 's/^/    /' "$work/$name.out"
+    if [[ $status -eq 2 || ( $status -ne 0 && $status -ne 1 ) ]]; then
+        sed 's/^/    /' "$work/$name.err"
+        echo "$name: the run failed (exit $status)"
+        failed+=("$name")
+    elif [[ $fault == clean && $status -ne 0 ]]; then
+        echo "no bug, copy ${delay} ms late: FAILED (lost or mixed states)"
+        failed+=("$name")
+    elif [[ $fault != clean && $status -eq 0 ]]; then
+        echo "mutant $fault (${delay} ms): MISSED"
+        failed+=("$name")
+    elif [[ $fault != clean ]]; then
+        echo "mutant $fault (${delay} ms): caught"
+    fi
+done
+if [[ ${#failed[@]} -ne 0 ]]; then
+    echo "power-loss self-test: failed: ${failed[*]}" >&2
     exit 1
 fi
-echo "power-loss self-test: every deliberate bug caught, on both schedules"
+echo "power-loss self-test: every deliberate bug caught, on both schedules; none without a bug"

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("AppSettingsObject")
 struct AppSettingsObjectTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     @Test func developerDefaultsIncludeTheOverride() {
         let settings = MySettings(userDefaults: suite.userDefaults)

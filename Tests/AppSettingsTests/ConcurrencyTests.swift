@@ -8,7 +8,7 @@ import Testing
 /// `shared`. Run under `swift test --sanitize=thread` to check for data races.
 @Suite("Concurrency")
 struct ConcurrencyTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     /// Settings written one by one from many threads, with no rule between them.
     final class Mixed: AppSettingsObject, @unchecked Sendable {

@@ -7,7 +7,7 @@ import Testing
 /// what is stored now (issue 11). The same across processes is in `ProcessTests`.
 @Suite("Merging")
 struct MergeTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     @Test("two objects changing different settings: both changes survive, the later one adopts the other's")
     func differentSettingsBothSurvive() async throws {

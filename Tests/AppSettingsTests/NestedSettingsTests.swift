@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Nested settings")
 struct NestedSettingsTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     final class Parent: AppSettingsObject, @unchecked Sendable {
         @Setting var name = "parent"

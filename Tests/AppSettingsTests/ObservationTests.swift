@@ -32,7 +32,7 @@ final class NotificationRecorder: @unchecked Sendable {
 
 @Suite("Observation")
 struct ObservationTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     /// Whether `change` makes an observation of `read` fire.
     private func fires(reading read: @escaping () -> Void, when change: () throws -> Void) rethrows -> Bool {

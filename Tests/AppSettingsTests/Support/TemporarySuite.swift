@@ -1,19 +1,37 @@
-import AppSettings
 import Foundation
+
+@testable import AppSettings
 
 /// A fresh, uniquely named `UserDefaults` suite that removes itself (its domain file and the
 /// library's recovery copies) when released. Every test makes its own, so tests run in parallel.
+///
+/// Suites whose tests are about settings rather than files take ``forSettings()``: an in-memory
+/// store, so that a plain `swift test` writes nothing for them; with
+/// `APPSETTINGS_TESTS_STORE=userDefaults` (as `.ci/run`'s temporary-HOME run sets it) the same
+/// tests run on real suites, so the two stores cannot quietly differ.
 final class TemporarySuite: @unchecked Sendable {
     let name: String
     let userDefaults: UserDefaults
+    let isInMemory: Bool
 
-    init() {
+    init(inMemory: Bool = false) {
         name = "AppSettingsTests-" + UUID().uuidString
-        userDefaults = UserDefaults(suiteName: name)!
+        isInMemory = inMemory
+        userDefaults = inMemory ? InMemoryUserDefaults(storage: .named(name)) : UserDefaults(suiteName: name)!
+    }
+
+    /// A suite for tests about settings, not files: in memory, unless the environment asks for
+    /// real suites.
+    static func forSettings() -> TemporarySuite {
+        TemporarySuite(inMemory: ProcessInfo.processInfo.environment["APPSETTINGS_TESTS_STORE"] != "userDefaults")
     }
 
     deinit {
-        Self.remove(suiteNamed: name)
+        if isInMemory {
+            InMemoryStorage.remove(named: name)
+        } else {
+            Self.remove(suiteNamed: name)
+        }
     }
 
     /// Removes a suite's domain and the library's files for it; a failure is reported on
@@ -34,7 +52,7 @@ final class TemporarySuite: @unchecked Sendable {
 
     /// A second `UserDefaults` instance for the same suite.
     func another() -> UserDefaults {
-        UserDefaults(suiteName: name)!
+        isInMemory ? InMemoryUserDefaults(storage: .named(name)) : UserDefaults(suiteName: name)!
     }
 }
 

@@ -45,7 +45,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/appsettings-power-loss.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 states=(python3 scripts/power-loss-states.py)
 
-# The model refuses what it does not describe (hand-written calls; a fraction of a second).
+# The model refuses the calls it does not describe (hand-written calls; a fraction of a second).
 "${states[@]}" --check-model
 
 echo "--- the library as built"

@@ -13,6 +13,10 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case duplicateStoredName(settingsClass: String, name: String)
     /// An explicit stored name is empty, starts with `$`, or uses the `const` prefix.
     case invalidStoredName(settingsClass: String, name: String)
+    /// The class's initialization made `@Setting` properties that reflection cannot see: the app
+    /// was built without reflection metadata (`SWIFT_REFLECTION_METADATA_LEVEL`), which the library
+    /// needs to name the settings. Nothing is stored or loaded.
+    case settingsNotFound(settingsClass: String)
     /// The value under `key` is not `Data`: it was written by something else, and was left as is.
     case notData(key: String, foundType: String)
     /// The bytes under `key` are not a readable keyed archive; every setting kept its developer default.
@@ -61,6 +65,10 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "\(settingsClass) declares more than one setting stored as '\(name)'"
         case .invalidStoredName(let settingsClass, let name):
             "\(settingsClass) declares the invalid stored name '\(name)' (empty, '$' or 'const' prefix)"
+        case .settingsNotFound(let settingsClass):
+            "\(settingsClass) declares settings that reflection cannot see: build the app with reflection "
+                + "metadata (SWIFT_REFLECTION_METADATA_LEVEL other than none), which names the settings; nothing "
+                + "is stored or loaded"
         case .notData(let key, let foundType):
             "the value under '\(key)' is \(foundType), not Data; it was left untouched and developer defaults are used"
         case .unreadableArchive(let key, let settings, let reason):

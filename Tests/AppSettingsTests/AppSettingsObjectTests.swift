@@ -3,7 +3,7 @@ import Testing
 
 @testable @_spi(Testing) import AppSettings
 
-@Suite("AppSettingsObject")
+@Suite("AppSettingsObject", .capturedLibraryLog)
 struct AppSettingsObjectTests {
     let suite = TemporarySuite.forSettings()
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Many threads on one settings object at once: reads, writes, synchronizations, reverts and
 /// `shared`. Run under `swift test --sanitize=thread` to check for data races.
-@Suite("Concurrency")
+@Suite("Concurrency", .capturedLibraryLog)
 struct ConcurrencyTests {
     let suite = TemporarySuite.forSettings()
 

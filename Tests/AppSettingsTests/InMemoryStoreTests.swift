@@ -1,10 +1,11 @@
+import AppSettingsTesting
 import Foundation
 import Testing
 
 @testable import AppSettings
 
 /// `init(store: .inMemory(name))`: a store in this process's memory that behaves as a suite does.
-@Suite("In-memory store")
+@Suite("In-memory store", .capturedLibraryLog)
 struct InMemoryStoreTests {
     /// A fresh store name per test, so that tests running in parallel never share one.
     let name = "InMemoryStoreTests-" + UUID().uuidString
@@ -148,5 +149,31 @@ extension AppSettingsObject {
     /// A save that writes even a clean object, for tests.
     func synchronizeToUserDefaults(forcing: Bool) throws {
         try synchronize(forcing: forcing)
+    }
+}
+
+/// `AppSettingsLog.capture`: a test keeps the library's log lines it provokes, and checks them.
+@Suite("Library log")
+struct LibraryLogTests {
+    @Test("a damaged set's load is logged into the capture, not to standard error")
+    func captureKeepsTheLinesOfTheTask() async throws {
+        let name = "LibraryLogTests-" + UUID().uuidString
+        InMemoryStorage.named(name).set(Data("not an archive".utf8), forKey: "AppSettings.MyAppsSettings")
+        defer { InMemoryStorage.remove(named: name) }
+        let (settings, lines) = AppSettingsLog.capture { MySettings(store: .inMemory(name)) }
+        #expect(settings.lastLoadError != nil)
+        #expect(lines.count == 1)
+        #expect(
+            lines.first?.hasPrefix("AppSettings error: MySettings: the settings under 'AppSettings.MyAppsSettings'")
+                == true)
+
+        // Child tasks write into the capture too.
+        let (_, asyncLines) = await AppSettingsLog.capture {
+            await Task { _ = MySettings(store: .inMemory(name)) }.value
+        }
+        #expect(asyncLines == lines)
+        // Nothing is captured outside.
+        let (_, none) = AppSettingsLog.capture {}
+        #expect(none.isEmpty)
     }
 }

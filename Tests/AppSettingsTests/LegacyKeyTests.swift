@@ -2,7 +2,7 @@ import AppSettings
 import Foundation
 import Testing
 
-@Suite("Legacy keys")
+@Suite("Legacy keys", .capturedLibraryLog)
 struct LegacyKeyTests {
     let suite = TemporarySuite.forSettings()
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Several writers of one settings set in one process: a synchronization merges its changes with
 /// what is stored now (issue 11). The same across processes is in `ProcessTests`.
-@Suite("Merging")
+@Suite("Merging", .capturedLibraryLog)
 struct MergeTests {
     let suite = TemporarySuite.forSettings()
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import AppSettings
 
-@Suite("Nested settings")
+@Suite("Nested settings", .capturedLibraryLog)
 struct NestedSettingsTests {
     let suite = TemporarySuite.forSettings()
 

@@ -30,7 +30,7 @@ final class NotificationRecorder: @unchecked Sendable {
     }
 }
 
-@Suite("Observation")
+@Suite("Observation", .capturedLibraryLog)
 struct ObservationTests {
     let suite = TemporarySuite.forSettings()
 

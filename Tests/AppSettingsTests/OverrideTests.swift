@@ -49,7 +49,7 @@ private struct Size: Codable, Equatable {
 
 extension Size: SettingValue {}
 
-@Suite("Overrides")
+@Suite("Overrides", .capturedLibraryLog)
 struct OverrideTests {
     let suite = TemporarySuite.forSettings()
 

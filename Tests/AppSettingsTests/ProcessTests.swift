@@ -9,7 +9,7 @@
     /// suite lose nothing; a writer killed with SIGKILL leaves a whole, current state.
     ///
     /// Not serialized: every test has its own suite, and the host processes only touch that suite.
-    @Suite("Processes")
+    @Suite("Processes", .capturedLibraryLog)
     struct ProcessTests {
         /// Not under ThreadSanitizer: a sanitized host that traps takes seconds to report, and once
         /// left corelibs' `Process.waitUntilExit()` waiting after it had gone. The plain test run

@@ -105,3 +105,13 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
         }
     }
 }
+
+extension AppSettingsError {
+    /// The settings (by path: `audio.volume`) whose stored values a load could not use.
+    var unusedStoredSettings: [String] {
+        switch self {
+        case .unreadableArchive(_, let settings, _), .unreadableSettings(_, let settings, _): settings
+        default: []
+        }
+    }
+}

@@ -35,6 +35,12 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidDictionaryValue(setting: String, expected: String, found: String)
     /// Writing to the store failed: the flush, the recovery copy or the lock; `reason` names the file.
     case storeFailed(key: String, reason: String)
+    /// The suite name cannot name a store: it is empty, contains `/`, `..` or a NUL character, or
+    /// is longer than 200 UTF-8 bytes (it becomes a file name); nothing was read or written.
+    case invalidSuiteName(name: String, reason: String)
+    /// The settings key cannot name a store: it contains `/`, `..` or a NUL character, or is longer
+    /// than 200 UTF-8 bytes (it becomes a file name); nothing was read or written.
+    case invalidKey(key: String, reason: String)
     /// Reading the store failed (a file the library keeps beside it could not be read); the
     /// settings keep what they held.
     case readFailed(key: String, reason: String)
@@ -90,6 +96,10 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "dictionary value for '\(setting)' is \(found), expected \(expected); nothing was changed"
         case .storeFailed(let key, let reason):
             "storing the settings under '\(key)' failed: \(reason)"
+        case .invalidSuiteName(let name, let reason):
+            "the suite name '\(printable(name))' cannot be used (\(reason)); nothing was read or written"
+        case .invalidKey(let key, let reason):
+            "the settings key '\(printable(key))' cannot be used (\(reason)); nothing was read or written"
         case .readFailed(let key, let reason):
             "reading the settings under '\(key)' failed: \(reason)"
         case .malformedJSON(let reason):
@@ -114,4 +124,11 @@ extension AppSettingsError {
         default: []
         }
     }
+}
+
+/// `name` with its control characters (a NUL among them) written as `\u{…}`, so a message shows them.
+private func printable(_ name: String) -> String {
+    name.unicodeScalars.map { scalar in
+        scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+    }.joined()
 }

@@ -16,6 +16,7 @@
 //     AppSettingsTestHost steps <suite> <step>...            several sets and saves in one process,
 //                                                           each save between `@@begin`/`@@end` lines
 //     AppSettingsTestHost fields-of <suite> <postfix>...     `<postfix> <fields> error=<yes|no>` per set
+//     AppSettingsTestHost parses - - <path>...               `<path> <yes|no>`: a property-list dictionary?
 //     AppSettingsTestHost overrides <suite> <postfix> [assign]  JSON: the `OverrideSettings` as read,
 //                                                           each one's source, the ignored overrides and
 //                                                           what is stored; `assign` first sets soundLevel
@@ -65,8 +66,25 @@ final class HostSettings: AppSettingsObject, @unchecked Sendable {
         }
     }
 
+    /// Sets the triple for `value` with a label of `length` characters (`v<n>:` and a letter that
+    /// changes with `value`), so that the set's archive spans several 4 KiB blocks.
+    func setLargeTriple(_ value: Int, length: Int) {
+        setTriple(value)
+        let prefix = "v\(value):"
+        let letter = Character(UnicodeScalar(UInt8(97 + value % 26)))
+        label = prefix + String(repeating: letter, count: max(0, length - prefix.count))
+    }
+
+    /// The fields on one line; a label longer than 64 characters is shown as its first 8, its
+    /// length and an FNV-1a hash of the whole, so that two labels differing anywhere differ here.
     var fieldsLine: String {
-        "counter=\(counter) label=\(label) values=\(values.map(String.init).joined(separator: ","))"
+        var shownLabel = label
+        if label.utf8.count > 64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in label.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            shownLabel = "\(label.prefix(8))~\(label.utf8.count)~\(String(hash, radix: 16))"
+        }
+        return "counter=\(counter) label=\(shownLabel) values=\(values.map(String.init).joined(separator: ","))"
     }
 
     /// A whole triple, or the developer defaults (nothing stored yet).
@@ -332,11 +350,14 @@ case "steps":
     // needs to know which set was being saved at each of them. Steps, in order:
     //   <postfix>:load              creates the set's object now (it loads what is stored)
     //   <postfix>:triple:<n>        the consistent triple n, synchronized
+    //   <postfix>:large:<n>:<length>  the triple n with a label of <length> characters, synchronized
     //   <postfix>:one:<setting>:<n> one setting (see `setOne`), not yet synchronized
     //   <postfix>:sync              synchronizes the set
     //   wait                        prints `@@waiting`, then reads a line from standard input
+    //   remove                      `AppSettingsObject.removeSuite(named:)` of the suite
     // Each synchronization is announced by `@@begin <postfix>` before it starts and
-    // `@@end <postfix> <fields>` (the set the object holds after it) once it returned.
+    // `@@end <postfix> <fields>` (the set the object holds after it) once it returned; a removal
+    // by `@@begin-remove` and `@@end-remove`.
     var objects: [String: HostSettings] = [:]
     func object(_ postfix: String) -> HostSettings {
         if let settings = objects[postfix] { return settings }
@@ -353,6 +374,12 @@ case "steps":
             _ = readLine()
             continue
         }
+        if parts == ["remove"] {
+            say("@@begin-remove")
+            do { try AppSettingsObject.removeSuite(named: suite) } catch { fail("removeSuite failed: \(error)") }
+            say("@@end-remove")
+            continue
+        }
         guard parts.count >= 2 else { fail("unknown step \(step)") }
         let settings = object(parts[0])
         switch (parts[1], parts.count) {
@@ -361,12 +388,23 @@ case "steps":
             settings.setOne(parts[2], Int(parts[3]) ?? 0)
             continue
         case ("triple", 3): settings.setTriple(Int(parts[2]) ?? 0)
+        case ("large", 4): settings.setLargeTriple(Int(parts[2]) ?? 0, length: Int(parts[3]) ?? 0)
         case ("sync", 2): break
         default: fail("unknown step \(step)")
         }
         say("@@begin \(parts[0])")
         synchronizeOrFail(settings, " in step \(step)")
         say("@@end \(parts[0]) \(settings.fieldsLine)")
+    }
+
+case "parses":
+    // For scripts/power-loss-test.sh: `<path> yes` when the file reads as a property-list
+    // dictionary (as CoreFoundation reads a domain file), `<path> no` otherwise. No settings object
+    // is made, so corelibs' retries of a damaged domain (three sleeps of 150 ms) are not waited for.
+    for path in arguments.dropFirst(4) {
+        let data = FileManager.default.contents(atPath: path) ?? Data()
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        say("\(path) \(plist is [String: Any] ? "yes" : "no")")
     }
 
 case "fields-of":

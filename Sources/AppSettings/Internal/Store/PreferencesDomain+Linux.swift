@@ -423,6 +423,7 @@
             self.location = location
             self.key = key
             Self.queue.async { [self] in
+                InjectedFault.delayRecoveryCopy()
                 let outcome: Result<Undo, AppSettingsError>
                 do throws(AppSettingsError) {
                     outcome = .success(try write(data))
@@ -486,7 +487,9 @@
             if let descriptor = try openIfPresent(target) {
                 existing = Self.readWhole(descriptor)
                 if case .inPlace(let offset, let bytes) = RecoveryCopyFormat.write(archive, over: existing) {
-                    let written = writeWhole(bytes, to: descriptor, at: offset) && fdatasync(descriptor) == 0
+                    let written =
+                        writeWhole(bytes, to: descriptor, at: offset)
+                        && (InjectedFault.isInjected(.noSlotFlush) || fdatasync(descriptor) == 0)
                     let error = written ? nil : systemError(key: key, "could not write \(target)")
                     close(descriptor)
                     if let error { throw error }
@@ -521,7 +524,7 @@
                 unlink(temporary)
                 throw error
             }
-            try location.flushStoreDirectory(key: key)
+            if !InjectedFault.isInjected(.noDirectoryFlush) { try location.flushStoreDirectory(key: key) }
         }
 
         /// The file's bytes, or `nil` when they cannot be read or are more than a copy may have

@@ -75,8 +75,8 @@ enum RecoveryCopyFormat {
         // this one as it was.
         if let existing, let newest, newest.generation != .max, headerSize + archive.count <= existing.count / 2 {
             // The slot without the newest whole copy: the older one, or one a write left broken.
-            return .inPlace(
-                offset: (1 - newest.index) * existing.count / 2, bytes: slotBytes(archive, generation: generation))
+            let slot = InjectedFault.isInjected(.newestSlot) ? newest.index : 1 - newest.index
+            return .inPlace(offset: slot * existing.count / 2, bytes: slotBytes(archive, generation: generation))
         }
         // Room for the set to grow by a quarter before the file is made anew.
         let needed = headerSize + archive.count + archive.count / 4
@@ -95,7 +95,10 @@ enum RecoveryCopyFormat {
         let length = littleEndian(file, at: start + 16)
         guard length <= UInt64(slotSize - headerSize) else { return nil }
         let archive = file[start + headerSize..<start + headerSize + Int(length)]
-        guard littleEndian(file, at: start + 24) == checksum(generation: generation, archive: archive) else {
+        guard
+            InjectedFault.isInjected(.noChecksum)
+                || littleEndian(file, at: start + 24) == checksum(generation: generation, archive: archive)
+        else {
             return nil
         }
         return Slot(index: index, generation: generation, archive: Data(archive))

@@ -220,7 +220,7 @@ struct OverrideTests {
         }
         #expect(fired.values.isEmpty, "the search for the setting is not the caller's to see")
         setManaged(["theme": "system"])
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        postUserDefaultsChange()
         #expect(!fired.values.isEmpty)
         #expect(settings.theme == .system)
     }
@@ -333,15 +333,15 @@ struct OverrideTests {
         let fired = observingName(of: settings)
 
         setManaged(["name": "second", "volume": 6])
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
-        #expect(settings.name == "second", "applied on the posting thread")
+        postUserDefaultsChange()
+        #expect(settings.name == "second", "applied once the watcher's queue ran")
         #expect(settings.volume == 6 && settings.source(of: \.volume) == .managed)
         #expect(notifications.names.values.contains { $0.contains("name") })
         #expect(!fired.values.isEmpty)
         #expect(!settings.hasUnsavedChanges)
 
         setManaged(nil)
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        postUserDefaultsChange()
         #expect(settings.name == "argument")
         #expect(settings.source(of: \.name) == .launchArgument)
         #expect(settings.volume == 3)
@@ -358,10 +358,10 @@ struct OverrideTests {
         setManaged(["level": 2])
         // The refresh this post runs holds the object's synchronization lock while validate:
         // posts again; a refresh run right there would wait for that lock forever.
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        postUserDefaultsChange()
         #expect(settings.level == 2)
         setManaged(["level": 3])
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        postUserDefaultsChange()
         #expect(settings.level == 3)
     }
 
@@ -405,7 +405,7 @@ struct OverrideTests {
         while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
         #expect(problems.withLock { $0 } == [])
         setManaged(nil)
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        postUserDefaultsChange()
         let last = lastAssigned.withLock { $0 }
         #expect(settings.name == last, "the user's last assignment, once the override is gone")
         #expect(settings.source(of: \.name) == .stored)
@@ -461,4 +461,11 @@ struct OverrideTests {
             #expect(settings.volume == 8)
         #endif
     }
+}
+
+/// Posts `UserDefaults.didChangeNotification`, as Apple's `UserDefaults` does for a change, and
+/// waits for the refresh it starts on the watcher's queue.
+private func postUserDefaultsChange() {
+    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: nil)
+    ManagedConfigurationWatcher.waitForPendingRefreshes()
 }

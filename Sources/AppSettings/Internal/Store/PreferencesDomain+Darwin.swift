@@ -119,11 +119,24 @@
         static func lockDirectory(forGroup group: String) -> URL? {
             if let known = known.withLock({ $0[group] }) { return known }
             // `nil` when the app has no such App Group entitlement: then a suite of that name is
-            // the app's alone, and the in-process lock is enough.
-            let directory = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)?
+            // the app's alone, and the in-process lock is enough. On macOS "a URL of the expected
+            // form is always returned, even if the app group is invalid"
+            // (`containerURL(forSecurityApplicationGroupIdentifier:)`): a directory that cannot be
+            // made there is taken the same way, rather than failing every save.
+            var directory = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)?
                 .appendingPathComponent("Library", isDirectory: true)
                 .appendingPathComponent("Application Support", isDirectory: true)
                 .appendingPathComponent("AppSettings", isDirectory: true)
+            if let candidate = directory {
+                do {
+                    try FileManager.default.createDirectory(at: candidate, withIntermediateDirectories: true)
+                } catch {
+                    Log.error(
+                        "App Group \(group): its container cannot be used (\(error)), so its writers take turns "
+                            + "within this process only; is the app entitled to the group?")
+                    directory = nil
+                }
+            }
             known.withLock { $0[group] = directory }
             return directory
         }

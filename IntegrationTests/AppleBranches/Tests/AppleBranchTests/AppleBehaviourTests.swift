@@ -167,6 +167,73 @@ extension AppleBranchTests {
         #expect(Counters(userDefaults: suite.model()).first == 1)
     }
 
+    // MARK: Finding 4: 0xdead10cc
+
+    /// Holds the App Group lock file of `settingsClass` in `suite`, as another process of the
+    /// group would; returns the descriptor.
+    private func holdLockFile(of key: String, in suite: Suite) throws -> Int32 {
+        let lockFile = AppleProcess.containersDirectory.appendingPathComponent(suite.name)
+            .appendingPathComponent("Library/Application Support/AppSettings/\(key).lock")
+        try FileManager.default.createDirectory(
+            at: lockFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let descriptor = open(lockFile.path, O_RDWR | O_CREAT, 0o600)
+        #expect(flock(descriptor, LOCK_EX) == 0)
+        return descriptor
+    }
+
+    @Test func anExpiringActivityStopsTheWriteBeforeTheProcessIsSuspended() throws {
+        let suite = Suite()
+        AppleProcess.appGroups.insert(suite.name)
+        AppleProcess.expiringActivityAnswer = .expiresWhileRunning(after: .milliseconds(300))
+        let descriptor = try holdLockFile(of: "AppSettings.Counters", in: suite)
+        let suspended = DispatchSemaphore(value: 0)
+        AppleProcess.whenSuspended = {
+            // Suspended: the other process writes and lets go of the lock file now. A writer of
+            // this process still waiting for it would write while suspended.
+            flock(descriptor, LOCK_UN)
+            suspended.signal()
+        }
+        defer {
+            AppleProcess.appGroups.remove(suite.name)
+            AppleProcess.expiringActivityAnswer = .granted
+            AppleProcess.whenSuspended = nil
+            close(descriptor)
+        }
+        let settings = Counters(userDefaults: suite.modelAppGroup())
+        settings.first = 1
+        let error = #expect(throws: AppSettingsError.self) { try settings.synchronizeToUserDefaults() }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("suspended"))
+        #expect(suspended.wait(timeout: .now() + 10) == .success)
+        usleep(200_000)
+        #expect(Counters(userDefaults: suite.model()).first == 0, "nothing written after the suspension")
+        #expect(settings.hasUnsavedChanges)
+    }
+
+    @Test func theWaitForAnAppGroupsLockFileIsBounded() throws {
+        let suite = Suite()
+        AppleProcess.appGroups.insert(suite.name)
+        let limit = BackgroundAssertion.lockWaitLimit
+        BackgroundAssertion.lockWaitLimit = .milliseconds(300)
+        let descriptor = try holdLockFile(of: "AppSettings.Counters", in: suite)
+        defer {
+            AppleProcess.appGroups.remove(suite.name)
+            BackgroundAssertion.lockWaitLimit = limit
+            close(descriptor)
+        }
+        let settings = Counters(userDefaults: suite.modelAppGroup())
+        settings.second = 2
+        nonisolated(unsafe) var thrown: (any Error)?
+        let finished = runThreads(
+            [
+                {
+                    do { try settings.synchronizeToUserDefaults() } catch { thrown = error }
+                }
+            ], waitingAtMost: 10)
+        flock(descriptor, LOCK_UN)
+        #expect(finished, "the save waited for the lock file without a bound")
+        #expect("\(thrown.map { "\($0)" } ?? "")".contains("stayed locked"))
+    }
+
     // MARK: Finding 6: a set that could not be read is never overwritten
 
     @Test func aStoreUnavailableAtLoadIsNeverOverwrittenAndLoadsWhenAvailable() async throws {

@@ -137,7 +137,22 @@
                 ).path
                 return try BackgroundAssertion.whileHeld(
                     reason: "AppSettings: writing the settings \(key)",
-                    { try FileLock.withLock(at: path, exclusive: true, key: key, body) },
+                    { isExpiring in
+                        // Waits a bounded time, and stops waiting, or does not write, once the
+                        // process is about to be suspended: it must not be suspended holding the file.
+                        try FileLock.withLock(
+                            at: path, key: key, waitingAtMost: BackgroundAssertion.lockWaitLimit,
+                            stoppingWhen: isExpiring
+                        ) {
+                            guard !isExpiring() else {
+                                throw AppSettingsError.storeFailed(
+                                    key: key,
+                                    reason: "the app is about to be suspended, so nothing was written; "
+                                        + "the next synchronization writes the changes")
+                            }
+                            return try body()
+                        }
+                    },
                     otherwise: {
                         // The process is being suspended: holding the group's lock file now could get it
                         // terminated. Written under the in-process lock alone.
@@ -181,35 +196,58 @@
 
     /// A background-task assertion around work that must not be suspended half-way.
     enum BackgroundAssertion {
+        /// How long a writer waits for an App Group's lock file, which another process of the
+        /// group holds only while it writes (tests shorten it).
+        nonisolated(unsafe) static var lockWaitLimit: Duration = .seconds(5)
+        /// How long the system's expiration call waits for `body` to stop and release what it
+        /// holds before it returns (the process is suspended once it returns).
+        static let stopLimit: Duration = .seconds(2)
+
         /// Runs `body` while the process holds an expiring-activity assertion, or `otherwise` when
-        /// the system refuses one (the process is about to be suspended). macOS does not suspend
-        /// processes this way: `body` runs as it is.
+        /// the system refuses one (the process is about to be suspended). `body` gets a function
+        /// that says whether the assertion is expiring: `performExpiringActivity` then calls its
+        /// block a second time, with `true`, while the first still runs; `body` must stop (and
+        /// release its lock) on seeing it, and that call waits for it, a bounded time, so the
+        /// process is not suspended holding the lock. macOS does not suspend processes this way:
+        /// `body` runs as it is.
         static func whileHeld<T>(
             reason: String,
-            _ body: () throws -> T,
+            _ body: (_ isExpiring: @Sendable () -> Bool) throws -> T,
             otherwise: () throws -> T
         ) throws -> T {
             #if os(macOS) || APPLE_STAND_INS_MACOS
-                return try body()
+                return try body { false }
             #else
-                let answer = Protected<Bool?>(nil)
+                // nil: no answer yet; then held, refused or expired.
+                let state = Protected<ActivityState?>(nil)
                 let answered = DispatchSemaphore(value: 0)
-                let finished = DispatchSemaphore(value: 0)
+                let running = DispatchGroup()
+                running.enter()  // left when `body` returned (or `otherwise` runs)
                 ProcessInfo.processInfo.performExpiringActivity(withReason: reason) { expired in
-                    // Called with `false` once the assertion is held (it lasts until this returns),
-                    // and with `true` when it is refused or about to expire.
-                    let first = answer.withLock { answer in
-                        defer { answer = answer ?? !expired }
-                        return answer == nil
+                    let previous = state.withLock { state in
+                        defer { state = expired ? (state == nil ? .refused : .expired) : (state ?? .held) }
+                        return state
                     }
-                    if first { answered.signal() }
-                    if !expired { finished.wait() }
+                    if previous == nil { answered.signal() }
+                    if !expired {
+                        // The assertion lasts until this returns: until `body` returned.
+                        running.wait()
+                    } else if previous == .held {
+                        // About to be suspended while `body` runs: it sees `.expired` and stops.
+                        _ = running.wait(timeout: .now() + .milliseconds(Int(stopLimit.components.seconds * 1000)))
+                    }
                 }
                 answered.wait()
-                defer { finished.signal() }
-                guard answer.withLock({ $0 }) == true else { return try otherwise() }
-                return try body()
+                defer { running.leave() }
+                guard state.withLock({ $0 }) != .refused else { return try otherwise() }
+                return try body { state.withLock { $0 == .expired } }
             #endif
+        }
+
+        private enum ActivityState: Sendable {
+            case held
+            case refused
+            case expired
         }
     }
 #endif

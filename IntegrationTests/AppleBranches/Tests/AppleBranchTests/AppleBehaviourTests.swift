@@ -2,7 +2,7 @@ import AppleStandIns
 import Foundation
 import Testing
 
-@testable import AppSettings
+@_spi(AppSettingsTool) @testable import AppSettings
 
 #if canImport(Glibc)
     import Glibc
@@ -232,6 +232,25 @@ extension AppleBranchTests {
         flock(descriptor, LOCK_UN)
         #expect(finished, "the save waited for the lock file without a bound")
         #expect("\(thrown.map { "\($0)" } ?? "")".contains("stayed locked"))
+    }
+
+    // MARK: Finding 5: the tool's lock and notice
+
+    @Test func theToolsAppGroupSuiteTakesTheAppsLockAndPostsItsNotice() throws {
+        let suite = Suite()
+        AppleProcess.appGroups.insert(suite.name)
+        defer { AppleProcess.appGroups.remove(suite.name) }
+        let app = Counters(userDefaults: suite.modelAppGroup())
+        app.first = 1
+        try app.synchronizeToUserDefaults()
+        let before = AppleProcess.expiringActivities.begun
+        // What `appsettings set --app-group` does.
+        try StoredSettingsEditor.setValue(
+            "2", forSetting: "second", userDefaults: AppleUserDefaults(appGroup: suite.name)!,
+            key: app.userDefaultsKey)
+        #expect(AppleProcess.expiringActivities.begun == before + 1, "the group's lock file, under an assertion")
+        #expect(NotifyCenter.shared.posted.last == app.store.domain.noticeName(forKey: app.userDefaultsKey))
+        #expect(Counters(userDefaults: suite.model()).second == 2)
     }
 
     // MARK: Finding 6: a set that could not be read is never overwritten

@@ -443,7 +443,8 @@ struct OverrideTests {
             ])
         #expect(ManagedConfigurationSource.configurationDirectories(environment: [:]) == ["/etc/xdg"])
 
-        #if os(Linux)
+        // The Linux store only (the model of Apple's: see IntegrationTests/AppleBranches/Package.swift).
+        #if os(Linux) && !APPLE_STAND_INS
             // The domain of a suite is its name.
             func writeForSuite(_ json: String) throws {
                 let folder = directories[0].appendingPathComponent("AppSettings/\(suite.name)")

@@ -1,6 +1,10 @@
 import AppSettings
 import Foundation
 
+#if APPLE_STAND_INS
+    import AppleStandIns
+#endif
+
 /// A fresh, uniquely named `UserDefaults` suite that removes itself (its domain file and the
 /// library's recovery copies) when released. Every test makes its own, so tests run in parallel.
 final class TemporarySuite: @unchecked Sendable {
@@ -9,7 +13,17 @@ final class TemporarySuite: @unchecked Sendable {
 
     init() {
         name = "AppSettingsTests-" + UUID().uuidString
-        userDefaults = UserDefaults(suiteName: name)!
+        userDefaults = Self.userDefaults(suiteNamed: name)
+    }
+
+    /// A `UserDefaults` of the suite; on the model of Apple's behaviour
+    /// (IntegrationTests/AppleBranches), one that behaves as Apple's.
+    private static func userDefaults(suiteNamed name: String) -> UserDefaults {
+        #if APPLE_STAND_INS
+            AppleUserDefaults(suiteName: name)!
+        #else
+            UserDefaults(suiteName: name)!
+        #endif
     }
 
     deinit {
@@ -34,7 +48,7 @@ final class TemporarySuite: @unchecked Sendable {
 
     /// A second `UserDefaults` instance for the same suite.
     func another() -> UserDefaults {
-        UserDefaults(suiteName: name)!
+        Self.userDefaults(suiteNamed: name)
     }
 }
 

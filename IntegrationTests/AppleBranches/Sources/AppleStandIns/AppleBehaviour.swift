@@ -3,6 +3,7 @@
 // the page named before the quote). What a rule cannot show on Linux is said where it is.
 
 import Foundation
+import Synchronization
 
 /// `UserDefaults` as Apple's behaves, over swift-corelibs-foundation's.
 ///
@@ -17,8 +18,9 @@ import Foundation
 ///    synchronously within your process, and asynchronously to persistent storage and other
 ///    processes." documentation/foundation/userdefaults/synchronize(): "Waits for any pending
 ///    asynchronous updates to the defaults database and returns"; returns "true if the data was
-///    saved successfully to disk, otherwise false". The model writes the domain's file at once
-///    (one schedule of "asynchronously"), where Apple keeps it: `Library/Preferences/<name>.plist`
+///    saved successfully to disk, otherwise false". The model writes the domain's file on a queue of
+///    its own, once for the changes made since it last did, and `synchronize()` waits for it; the
+///    file is where Apple keeps it: `Library/Preferences/<name>.plist`
 ///    in the home directory, or in the App Group's container for a group's suite.
 /// 3. Protected data. The domain's file is under data protection (Apple DTS, developer forums
 ///    thread 15685: "NSUserDefaults is ultimately backed by a file in your app's container and your
@@ -45,11 +47,38 @@ open class AppleUserDefaults: UserDefaults {
             .appendingPathComponent(suiteName + ".plist", isDirectory: false)
     }
 
+    // MARK: The registration domain
+
+    /// documentation/foundation/userdefaults/registrationdomain: "The domain consisting of a set
+    /// of temporary defaults whose values can be set by the application to ensure that searches
+    /// will always be successful"; register(defaults:): "The contents of the registration domain
+    /// are not written to disk". Read last, and through `volatileDomain(forName:)`. Kept per
+    /// instance here (corelibs shares one among all, which would let tests of other suites see
+    /// each other's).
+    private let registered = NSLock()
+    nonisolated(unsafe) private var registeredDefaults: [String: Any] = [:]
+
+    open override func register(defaults registrationDictionary: [String: Any]) {
+        registered.lock()
+        defer { registered.unlock() }
+        registeredDefaults.merge(registrationDictionary) { $1 }
+    }
+
+    open override func volatileDomain(forName domainName: String) -> [String: Any] {
+        guard domainName == UserDefaults.registrationDomain else { return super.volatileDomain(forName: domainName) }
+        registered.lock()
+        defer { registered.unlock() }
+        return registeredDefaults
+    }
+
     // MARK: Reads (empty while protected data is unavailable)
 
     open override func object(forKey defaultName: String) -> Any? {
         guard AppleProcess.isProtectedDataAvailable else { return nil }
-        return super.object(forKey: defaultName)
+        if let value = super.object(forKey: defaultName) { return value }
+        registered.lock()
+        defer { registered.unlock() }
+        return registeredDefaults[defaultName]
     }
 
     open override func persistentDomain(forName domainName: String) -> [String: Any]? {
@@ -76,14 +105,34 @@ open class AppleUserDefaults: UserDefaults {
         NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: self)
     }
 
-    /// Waits for nothing (the model persists each change at once); re-reads the domain, so that
+    /// Waits for the changes not yet persisted (rule 2), then re-reads the domain, so that
     /// another writer's changes are seen, as Apple's daemon shows them.
     open override func synchronize() -> Bool {
         guard AppleProcess.isProtectedDataAvailable else { return false }
+        persistence.sync {}
         return super.synchronize()
     }
 
+    /// Writes the domain's file on the persistence queue, once for all changes made meanwhile.
     private func persist() {
+        guard AppleProcess.isProtectedDataAvailable else { return }
+        let isNew = persisting.withLock { pending in
+            defer { pending = true }
+            return !pending
+        }
+        guard isNew else { return }
+        nonisolated(unsafe) weak let owner = self
+        persistence.async {
+            guard let owner else { return }
+            owner.persisting.withLock { $0 = false }
+            owner.writeFile()
+        }
+    }
+
+    private let persistence = DispatchQueue(label: "AppleUserDefaults.persistence")
+    private let persisting = Mutex(false)
+
+    private func writeFile() {
         guard AppleProcess.isProtectedDataAvailable, super.synchronize(), let suiteName,
             let file = preferencesFileURL
         else { return }

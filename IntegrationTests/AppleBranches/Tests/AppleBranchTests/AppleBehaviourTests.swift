@@ -65,8 +65,13 @@ extension AppleBranchTests {
         #expect(finished)
         defaults.set(2, forKey: "b")
         let file = try #require(defaults.preferencesFileURL)
-        let stored = try PropertyListSerialization.propertyList(from: Data(contentsOf: file), format: nil)
-        #expect((stored as? [String: Any])?["b"] as? Int == 2, "on disk without synchronize()")
+        func stored() -> Int? {
+            let data = try? Data(contentsOf: file)
+            let domain = data.flatMap { try? PropertyListSerialization.propertyList(from: $0, format: nil) }
+            return (domain as? [String: Any])?["b"] as? Int
+        }
+        for _ in 0..<500 where stored() != 2 { usleep(10_000) }
+        #expect(stored() == 2, "on disk without synchronize()")
     }
 
     @Test func theModelBridgesNumbersAsDarwin() {
@@ -80,6 +85,7 @@ extension AppleBranchTests {
         let suite = Suite()
         let defaults = suite.model()
         defaults.set(1, forKey: "a")
+        #expect(defaults.synchronize(), "waits for the file to be written")
         AppleProcess.isProtectedDataAvailable = false
         defer { AppleProcess.isProtectedDataAvailable = true }
         #expect(defaults.object(forKey: "a") == nil)

@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .macCatalyst(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "AppSettings", targets: ["AppSettings"]),
+        // For test targets: `.isolatedAppSettings`, settings of each test's own.
+        .library(name: "AppSettingsTesting", targets: ["AppSettingsTesting"]),
         .executable(name: "appsettings", targets: ["AppSettingsInspector"]),
     ],
     targets: [
@@ -21,6 +23,7 @@ let package = Package(
             exclude: ["Internal/README.md"],
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
+        .target(name: "AppSettingsTesting", dependencies: ["AppSettings"]),
         .executableTarget(name: "AppSettingsInspector", dependencies: ["AppSettings"], path: "Inspector"),
         .executableTarget(name: "Example", dependencies: ["AppSettings"], path: "Example"),
         .executableTarget(
@@ -43,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppSettingsTests",
-            dependencies: ["AppSettings", "AppSettingsTestHost", "AppSettingsInspector"]
+            dependencies: ["AppSettings", "AppSettingsTesting", "AppSettingsTestHost", "AppSettingsInspector"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -19,3 +19,11 @@ bin_path="$(swift build "${options[@]}" -Xswiftc -warnings-as-errors --show-bin-
 
 echo "==> Running it"
 "$bin_path/DefaultIsolationCheck"
+
+echo "==> Its tests (the README's .isolatedAppSettings test), in a temporary HOME"
+scratch_home="$(mktemp -d)"
+trap 'rm -rf "$scratch_home"' EXIT
+HOME="$scratch_home" swift test "${options[@]}" -Xswiftc -warnings-as-errors
+if [ -d "$scratch_home/.config" ] && [ -n "$(find "$scratch_home/.config" -mindepth 1 -print -quit)" ]; then
+    echo "the isolated tests wrote to the configuration directory:"; find "$scratch_home/.config"; exit 1
+fi

@@ -24,6 +24,12 @@ let package = Package(
                 .enableUpcomingFeature("MemberImportVisibility"),
             ]
         ),
+        // The package's test library (a link to its folder), for the suite below.
+        .target(
+            name: "AppSettingsTesting",
+            dependencies: ["AppSettings"],
+            swiftSettings: [.define("APPLE_STAND_INS"), .enableUpcomingFeature("ExistentialAny")]
+        ),
         // The decoder's Apple branch, against Apple's NSCoder (see NSCoder+Apple.swift): compiled only.
         .target(
             name: "AppleCoder",
@@ -33,7 +39,7 @@ let package = Package(
         // behaviour (`TemporarySuite` makes `AppleUserDefaults`). Left out, each for one reason:
         .testTarget(
             name: "AppSettingsTestsOnModel",
-            dependencies: ["AppSettings", "AppleStandIns"],
+            dependencies: ["AppSettings", "AppSettingsTesting", "AppleStandIns"],
             exclude: [
                 // Second processes: the host and the tool are built against corelibs' store, and
                 // the stand-ins' notices do not leave the process.

@@ -14,6 +14,20 @@ let package = Package(
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
                 .enableUpcomingFeature("InferIsolatedConformances"),
             ]
-        )
+        ),
+        // The README's test with `.isolatedAppSettings`, in a test target configured as Xcode 26
+        // configures one.
+        .testTarget(
+            name: "DefaultIsolationTests",
+            dependencies: [
+                .product(name: "AppSettings", package: "AppSettings"),
+                .product(name: "AppSettingsTesting", package: "AppSettings"),
+            ],
+            swiftSettings: [
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+            ]
+        ),
     ]
 )

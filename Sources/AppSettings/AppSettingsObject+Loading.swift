@@ -33,6 +33,7 @@ extension AppSettingsObject {
     /// Throws the reason this object's class or key cannot be stored at all.
     func checkStorable() throws {
         if let error = layout.error { throw error }
+        SettingsIsolationScope.checkUse(of: self)
         guard userDefaultsKey != Self.keyPrefix else {
             throw AppSettingsError.emptyKeyPostfix(settingsClass: String(describing: type(of: self)))
         }
@@ -96,7 +97,7 @@ extension AppSettingsObject {
     /// The values under this object's legacy keys in `domain` (the top object's: a nested
     /// object's own store is not where its parent's settings live) as stored values, by stored name.
     private func legacyEntries(
-        in domain: PreferencesDomain,
+        in domain: any StorageDomain,
         path: String,
         problems: inout LoadProblems
     ) -> [String: _StoredValue] {

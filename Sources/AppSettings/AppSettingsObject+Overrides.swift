@@ -114,7 +114,11 @@ extension AppSettingsObject {
     /// The `UserDefaults` domain whose directory holds the managed configuration file (Linux).
     private var managedConfigurationDomain: String {
         #if os(Linux) && !APPLE_STAND_INS
-            store.domain.location.domainName
+            // An in-memory store is configured as the suite of its name; a test's store (of
+            // `.isolatedAppSettings`) as `.standard`, which it stands for.
+            if let domain = store.preferencesDomain { return domain.location.domainName }
+            let suiteName = (store.domain as? InMemoryDomain)?.storage.suiteName
+            return DomainLocation.of(suiteNamed: suiteName).domainName
         #else
             // Apple's managed app configuration is the app's, whatever the suite.
             ""

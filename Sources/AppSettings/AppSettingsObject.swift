@@ -90,7 +90,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// - Parameter userDefaults: Where the set is stored: `.standard`, or a suite for an app
     ///   group or a separate set.
     public required init(userDefaults: UserDefaults = .standard) {
-        self.userDefaults = userDefaults
+        self.userDefaults = SettingsIsolationScope.userDefaults(for: userDefaults, of: Self.self)
         super.init()
         attachSlots()
         if !LoadSuppression.isActive {
@@ -120,7 +120,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// `UserDefaults.standard`. Values that do not fit keep their developer defaults, reported by
     /// ``lastLoadError``.
     public required init?(coder: NSCoder) {
-        self.userDefaults = .standard
+        self.userDefaults = SettingsIsolationScope.userDefaults(for: .standard, of: Self.self)
         super.init()
         attachSlots()
         resetToDeveloperDefaults()
@@ -179,9 +179,11 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// The one instance of this subclass, bound to ``sharedUserDefaults``, created on first use.
     ///
     /// Each subclass has its own; it is created exactly once even when many threads ask at the
-    /// same moment.
+    /// same moment. Inside a test run with the `AppSettingsTesting` library's
+    /// `.isolatedAppSettings` trait, it is that test's own, kept in memory.
     public static var shared: Self {
-        let instance = SharedInstances.instance(of: self) { self.init(userDefaults: self.sharedUserDefaults) }
+        let registry = SettingsIsolationScope.current?.sharedInstances ?? SharedInstances.process
+        let instance = registry.instance(of: self) { self.init(userDefaults: self.sharedUserDefaults) }
         // The registry stores what `self.init` created for exactly this class.
         return unsafeDowncast(instance, to: self)
     }

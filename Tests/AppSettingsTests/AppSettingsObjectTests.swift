@@ -3,9 +3,9 @@ import Testing
 
 @testable @_spi(Testing) import AppSettings
 
-@Suite("AppSettingsObject")
+@Suite("AppSettingsObject", .capturedLibraryLog)
 struct AppSettingsObjectTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     @Test func developerDefaultsIncludeTheOverride() {
         let settings = MySettings(userDefaults: suite.userDefaults)

@@ -6,9 +6,9 @@ import Testing
 
 /// Many threads on one settings object at once: reads, writes, synchronizations, reverts and
 /// `shared`. Run under `swift test --sanitize=thread` to check for data races.
-@Suite("Concurrency")
+@Suite("Concurrency", .capturedLibraryLog)
 struct ConcurrencyTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     /// Settings written one by one from many threads, with no rule between them.
     final class Mixed: AppSettingsObject, @unchecked Sendable {

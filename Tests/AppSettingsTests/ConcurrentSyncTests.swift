@@ -4,7 +4,7 @@ import Testing
 @testable import AppSettings
 
 /// Syncing while other threads assign, save and deliver; run under ThreadSanitizer too.
-@Suite("Syncing across devices, concurrently")
+@Suite("Syncing across devices, concurrently", .capturedLibraryLog)
 struct ConcurrentSyncTests {
     @Test("assignments, saves and deliveries on three threads: no race, and the devices converge")
     func concurrentSyncConverges() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// What happens to stored data that cannot be used: never a crash, developer defaults for what
 /// cannot be read, the rest loaded, the bytes kept.
-@Suite("Data safety")
+@Suite("Data safety", .capturedLibraryLog)
 struct DataSafetyTests {
     let suite = TemporarySuite()
 

@@ -46,7 +46,7 @@ final class MigratedSettings: AppSettingsObject, @unchecked Sendable {
 /// partial and replacing imports, refusals that change nothing, validation, migration.
 @Suite("Settings as JSON documents")
 struct JSONDocumentTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     private func object(_ data: Data) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

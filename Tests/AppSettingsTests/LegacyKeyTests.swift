@@ -2,9 +2,9 @@ import AppSettings
 import Foundation
 import Testing
 
-@Suite("Legacy keys")
+@Suite("Legacy keys", .capturedLibraryLog)
 struct LegacyKeyTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     final class Migrated: AppSettingsObject, @unchecked Sendable {
         @Setting(legacyKey: "sound_level", validate: { min(max($0, 0), 1) }) var soundLevel: Float = 0.7

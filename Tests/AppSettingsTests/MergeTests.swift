@@ -5,9 +5,9 @@ import Testing
 
 /// Several writers of one settings set in one process: a synchronization merges its changes with
 /// what is stored now (issue 11). The same across processes is in `ProcessTests`.
-@Suite("Merging")
+@Suite("Merging", .capturedLibraryLog)
 struct MergeTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     @Test("two objects changing different settings: both changes survive, the later one adopts the other's")
     func differentSettingsBothSurvive() async throws {

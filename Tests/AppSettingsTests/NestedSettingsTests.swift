@@ -3,9 +3,9 @@ import Testing
 
 @testable import AppSettings
 
-@Suite("Nested settings")
+@Suite("Nested settings", .capturedLibraryLog)
 struct NestedSettingsTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     final class Parent: AppSettingsObject, @unchecked Sendable {
         @Setting var name = "parent"

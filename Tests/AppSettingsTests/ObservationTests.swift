@@ -30,9 +30,9 @@ final class NotificationRecorder: @unchecked Sendable {
     }
 }
 
-@Suite("Observation")
+@Suite("Observation", .capturedLibraryLog)
 struct ObservationTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     /// Whether `change` makes an observation of `read` fire.
     private func fires(reading read: @escaping () -> Void, when change: () throws -> Void) rethrows -> Bool {

@@ -15,7 +15,7 @@ final class GroupSharedSettings: AppSettingsObject, @unchecked Sendable {
 
 @Suite("One setting, and shared on another suite")
 struct OneSettingAndSharedSuiteTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     @Test func sharedUsesTheOverriddenSuiteAndWritesNothingToStandard() throws {
         defer { TemporarySuite.remove(suiteNamed: GroupSharedSettings.suiteName) }

@@ -49,9 +49,9 @@ private struct Size: Codable, Equatable {
 
 extension Size: SettingValue {}
 
-@Suite("Overrides")
+@Suite("Overrides", .capturedLibraryLog)
 struct OverrideTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     /// A new object whose overrides come from these sources; `managed` is the entry of its set in
     /// the managed app configuration (Apple's, read here from the test's suite).

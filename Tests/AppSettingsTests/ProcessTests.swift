@@ -9,7 +9,7 @@
     /// suite lose nothing; a writer killed with SIGKILL leaves a whole, current state.
     ///
     /// Not serialized: every test has its own suite, and the host processes only touch that suite.
-    @Suite("Processes")
+    @Suite("Processes", .capturedLibraryLog)
     struct ProcessTests {
         @Test("the test host is found from the image of the test code alone, as under swiftpm-testing-helper")
         func theHostIsFoundFromTheTestBundle() throws {

@@ -4,7 +4,7 @@ import Testing
 @testable @_spi(Testing) import AppSettings
 
 /// The Linux recovery copy's two slots: the format on its own, then real saves through the store.
-@Suite("Recovery copy")
+@Suite("Recovery copy", .capturedLibraryLog)
 struct RecoveryCopyTests {
     private let first = Data("bplist00 the first archive".utf8)
     private let second = Data("bplist00 the second, a little longer".utf8)

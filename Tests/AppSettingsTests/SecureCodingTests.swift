@@ -170,7 +170,7 @@ final class ExplicitlySecureSettings: AppSettingsObject, @unchecked Sendable {
 /// nested archives give the developer default and an error, never a stopped process.
 @Suite("Secure coding")
 struct SecureCodingTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     private static let chainClassName = NSStringFromClass(Chain.self)
 

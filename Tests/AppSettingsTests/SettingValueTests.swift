@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Setting values")
 struct SettingValueTests {
-    let suite = TemporarySuite()
+    let suite = TemporarySuite.forSettings()
 
     /// Gives every setting of `AllTypesSettings` a value other than its developer default.
     static func fill(_ settings: AllTypesSettings) {
@@ -95,7 +95,7 @@ struct SettingValueTests {
         #expect(settings.hasUnsavedChanges)
         try settings.synchronizeToUserDefaults()
         let reloaded = AllTypesSettings(userDefaults: suite.another())
-        #expect(reloaded == AllTypesSettings(userDefaults: TemporarySuite().userDefaults))
+        #expect(reloaded == AllTypesSettings(store: .inMemory(UUID().uuidString)))
         #expect(reloaded.optionalString == "default")
         #expect(reloaded.optionalInt == nil)
     }

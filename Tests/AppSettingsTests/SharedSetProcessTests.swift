@@ -7,7 +7,7 @@
 
     /// Several writers of one set in different processes (issue 11): merging, conflicts, and the
     /// notice a live object gets when another process stores its set.
-    @Suite("Processes writing one set")
+    @Suite("Processes writing one set", .capturedLibraryLog)
     struct SharedSetProcessTests {
         @Test("two processes changing different settings of one set: both changes survive")
         func differentSettingsInTwoProcessesBothSurvive() throws {

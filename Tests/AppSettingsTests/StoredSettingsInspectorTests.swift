@@ -78,7 +78,7 @@ struct StoredSettingsInspectorTests {
         let audio = values["audio"] as? [String: Any]
         expect(audio?["volume"] as? Int == 11 && audio?["muted"] as? Bool == true, "audio")
         expect(
-            values.count == AllTypesSettings(userDefaults: TemporarySuite().userDefaults).settingNames.count + 1,
+            values.count == AllTypesSettings(store: .inMemory(UUID().uuidString)).settingNames.count + 1,
             "count")
     }
 

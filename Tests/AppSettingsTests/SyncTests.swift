@@ -5,7 +5,7 @@ import Testing
 
 /// Settings synced across devices through a cloud key-value store (issue 21), on the simulator:
 /// each device is a real `UserDefaults` suite with its own settings object.
-@Suite("Syncing across devices")
+@Suite("Syncing across devices", .capturedLibraryLog)
 struct SyncTests {
     let cloud = CloudKeyValueStoreSimulator()
 

@@ -34,7 +34,7 @@ struct TypeNameTests {
     }
 
     @Test func updateFromADictionaryNamesWhatItFound() {
-        let settings = AudioSettings(userDefaults: TemporarySuite().userDefaults)
+        let settings = AudioSettings(store: .inMemory(UUID().uuidString))
         #expect(throws: AppSettingsError.invalidDictionaryValue(setting: "volume", expected: "Int", found: "String")) {
             try settings.update(from: ["volume": NSString(string: "loud")])
         }
@@ -58,9 +58,9 @@ struct TypeNameTests {
     /// class by class, with their offsets: where each `@Setting` keeps its slot.
     @Test func storedFieldsAreMirrorsChildrenClassByClass() throws {
         let objects: [AppSettingsObject] = [
-            DerivedSettings(userDefaults: TemporarySuite().userDefaults),
-            AllTypesSettings(userDefaults: TemporarySuite().userDefaults),
-            CheckedSettings(userDefaults: TemporarySuite().userDefaults),
+            DerivedSettings(store: .inMemory(UUID().uuidString)),
+            AllTypesSettings(store: .inMemory(UUID().uuidString)),
+            CheckedSettings(store: .inMemory(UUID().uuidString)),
         ]
         for object in objects {
             var mirrorLevels: [[String]] = []

@@ -1,5 +1,6 @@
-import AppSettings
 import Foundation
+
+@testable import AppSettings
 
 #if APPLE_STAND_INS
     import AppleStandIns
@@ -7,17 +8,34 @@ import Foundation
 
 /// A fresh, uniquely named `UserDefaults` suite that removes itself (its domain file and the
 /// library's recovery copies) when released. Every test makes its own, so tests run in parallel.
+///
+/// Suites whose tests are about settings rather than files take ``forSettings()``: an in-memory
+/// store, so that a plain `swift test` writes nothing for them; with
+/// `APPSETTINGS_TESTS_STORE=userDefaults` (as `.ci/run`'s temporary-HOME run sets it) the same
+/// tests run on real suites, so the two stores cannot quietly differ.
 final class TemporarySuite: @unchecked Sendable {
     let name: String
     let userDefaults: UserDefaults
+    let isInMemory: Bool
 
-    init() {
+    init(inMemory: Bool = false) {
         name = "AppSettingsTests-" + UUID().uuidString
-        userDefaults = Self.userDefaults(suiteNamed: name)
+        isInMemory = inMemory
+        userDefaults = inMemory ? InMemoryUserDefaults(storage: .named(name)) : Self.userDefaults(suiteNamed: name)
     }
 
-    /// A `UserDefaults` of the suite; on the model of Apple's behaviour
-    /// (IntegrationTests/AppleBranches), one that behaves as Apple's.
+    /// A suite for tests about settings, not files: in memory, unless the environment asks for
+    /// real suites. On the model of Apple's behaviour (IntegrationTests/AppleBranches) every suite
+    /// is a real one, behaving as Apple's.
+    static func forSettings() -> TemporarySuite {
+        #if APPLE_STAND_INS
+            TemporarySuite(inMemory: false)
+        #else
+            TemporarySuite(inMemory: ProcessInfo.processInfo.environment["APPSETTINGS_TESTS_STORE"] != "userDefaults")
+        #endif
+    }
+
+    /// A `UserDefaults` of the suite; on the model of Apple's behaviour, one that behaves as Apple's.
     private static func userDefaults(suiteNamed name: String) -> UserDefaults {
         #if APPLE_STAND_INS
             AppleUserDefaults(suiteName: name)!
@@ -27,7 +45,11 @@ final class TemporarySuite: @unchecked Sendable {
     }
 
     deinit {
-        Self.remove(suiteNamed: name)
+        if isInMemory {
+            InMemoryStorage.remove(named: name)
+        } else {
+            Self.remove(suiteNamed: name)
+        }
     }
 
     /// Removes a suite's domain and the library's files for it; a failure is reported on
@@ -48,7 +70,7 @@ final class TemporarySuite: @unchecked Sendable {
 
     /// A second `UserDefaults` instance for the same suite.
     func another() -> UserDefaults {
-        Self.userDefaults(suiteNamed: name)
+        isInMemory ? InMemoryUserDefaults(storage: .named(name)) : Self.userDefaults(suiteNamed: name)
     }
 }
 

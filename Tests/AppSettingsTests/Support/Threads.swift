@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import AppSettings
+
 /// Threads started together, the one way every test runs code on threads of its own: `count`
 /// threads each run `body` with their index (0 to `count - 1`); the waits return once every one
 /// has finished. The finishing is signalled through a condition (pthread's, which
@@ -8,12 +10,14 @@ final class Threads: @unchecked Sendable {
     private let condition = NSCondition()
     private var running: Int  // guarded by `condition`
 
-    /// Starts `count` threads running `body`.
+    /// Starts `count` threads running `body`. The library's log lines they write go where the
+    /// starting test's go (see `CapturedLibraryLog`).
     init(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         running = count
+        let capture = LogCapture.current
         for index in 0..<count {
             Thread { [self] in
-                body(index)
+                LogCapture.$current.withValue(capture) { body(index) }
                 condition.lock()
                 running -= 1
                 condition.broadcast()

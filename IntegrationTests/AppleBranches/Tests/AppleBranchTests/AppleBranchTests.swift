@@ -116,9 +116,11 @@ struct AppleBranchTests {
         _ = (first, second)
         let unknown = Counters(userDefaults: suite.plain())
         #expect(
-            unknown.store.domain.noticeName(forKey: unknown.userDefaultsKey)
+            unknown.store.preferencesDomain!.noticeName(forKey: unknown.userDefaultsKey)
                 == "AppSettings.storedSettingsDidChange/?/AppSettings.Counters")
-        #expect(Counters().store.domain.noticeName(forKey: "k").hasSuffix("/\(ProcessInfo.processInfo.processName)/k"))
+        #expect(
+            Counters().store.preferencesDomain!.noticeName(forKey: "k").hasSuffix(
+                "/\(ProcessInfo.processInfo.processName)/k"))
     }
 
     @Test func anotherProcessesWriteIsNoticedAndReloaded() async throws {
@@ -131,7 +133,7 @@ struct AppleBranchTests {
         other.first = 7
         let data = try other.codec.archive(other.takeSnapshot())
         suite.plain().set(data, forKey: settings.userDefaultsKey)
-        _ = notify_post(settings.store.domain.noticeName(forKey: settings.userDefaultsKey))
+        _ = notify_post(settings.store.preferencesDomain!.noticeName(forKey: settings.userDefaultsKey))
         for _ in 0..<200 where settings.first != 7 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(settings.first == 7)
     }

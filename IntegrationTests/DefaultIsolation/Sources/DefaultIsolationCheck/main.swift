@@ -165,6 +165,13 @@ cloud.deliverChanges()
 check(laptop.theme == .dark && laptop.fontSize == 72, "synced: \(laptop.theme) \(laptop.fontSize)")
 laptop.stopSyncing()
 
+// An in-memory store, as a SwiftUI preview makes one: objects of one name share it.
+let preview = Settings.MySettings(store: .inMemory("preview"))
+preview.theme = .dark
+try preview.synchronizeToUserDefaults()
+check(Settings.MySettings(store: .inMemory("preview")).theme == .dark, "in-memory store not shared")
+check(Settings.MySettings(store: .inMemory("other")).theme == .light, "in-memory stores not apart")
+
 if failures > 0 {
     print("\(failures) check(s) failed")
     // `exit` skips the `defer`s above

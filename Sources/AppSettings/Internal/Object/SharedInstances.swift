@@ -3,16 +3,22 @@ import Foundation
 /// One instance per subclass, each created under its own lock so that creating one subclass's
 /// instance may use another's. A subclass whose initialization reads its own `shared` would wait
 /// for itself: that stops with a message instead of a deadlock.
-enum SharedInstances {
+///
+/// The process has one registry (``process``); each `.isolatedAppSettings` scope has its own, so
+/// that a test's `shared` is that test's.
+final class SharedInstances: Sendable {
     private final class Entry: Sendable {
         let instance = Protected<AppSettingsObject?>(nil)
         /// The thread creating the instance, while it does.
         let creator = Protected<pthread_t?>(nil)
     }
 
-    private static let entries = Protected<[ObjectIdentifier: Entry]>([:])
+    private let entries = Protected<[ObjectIdentifier: Entry]>([:])
 
-    static func instance(of type: AppSettingsObject.Type, create: () -> AppSettingsObject) -> AppSettingsObject {
+    /// The registry of the process (outside any isolation scope).
+    static let process = SharedInstances()
+
+    func instance(of type: AppSettingsObject.Type, create: () -> AppSettingsObject) -> AppSettingsObject {
         let entry = entries.withLock { entries in
             if let entry = entries[ObjectIdentifier(type)] { return entry }
             let entry = Entry()
@@ -34,5 +40,15 @@ enum SharedInstances {
             instance = created
             return created
         }
+    }
+
+    /// Forgets every instance (released outside the lock: a `deinit` takes other locks).
+    func removeAll() {
+        let removed = entries.withLock { entries in
+            defer { entries = [:] }
+            return Array(entries.values)
+        }
+        let instances = removed.map { entry in entry.instance.withLock { $0.take() } }
+        withExtendedLifetime(instances) {}
     }
 }

@@ -28,20 +28,29 @@ enum StoredSource {
 /// Reads and writes one settings key of one `UserDefaults`: the data path below the settings
 /// object.
 ///
-/// What differs per platform is in ``PreferencesDomain``, one file per platform: on Apple
-/// platforms the preferences daemon writes atomically and coordinates processes, so the domain
-/// is `UserDefaults` itself; on Linux, swift-corelibs-foundation does neither, and the domain
-/// adds a lock file per domain and a recovery copy per key (see `PreferencesDomain+Linux.swift`).
+/// What differs per place is behind ``StorageDomain``: ``InMemoryDomain`` for an in-memory
+/// store, else ``PreferencesDomain``, one file per platform: on Apple platforms the preferences
+/// daemon writes atomically and coordinates processes, so the domain is `UserDefaults` itself; on
+/// Linux, swift-corelibs-foundation does neither, and the domain adds a lock file per domain and
+/// a recovery copy per key (see `PreferencesDomain+Linux.swift`).
 struct SettingsStore: @unchecked Sendable {
     let userDefaults: UserDefaults
     let key: String
-    let domain: PreferencesDomain
+    let domain: any StorageDomain
 
     init(userDefaults: UserDefaults, key: String) {
         self.userDefaults = userDefaults
         self.key = key
-        domain = PreferencesDomain(userDefaults)
+        if let inMemory = userDefaults as? InMemoryUserDefaults {
+            domain = InMemoryDomain(storage: inMemory.storage)
+        } else {
+            domain = PreferencesDomain(userDefaults)
+        }
     }
+
+    /// The `UserDefaults` domain of a store kept there; `nil` for an in-memory store, which no
+    /// other process can write and no watcher needs to watch.
+    var preferencesDomain: PreferencesDomain? { domain as? PreferencesDomain }
 
     /// The store of an object still initializing.
     static let placeholder = SettingsStore(userDefaults: .standard, key: "")

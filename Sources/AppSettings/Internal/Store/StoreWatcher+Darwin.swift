@@ -12,16 +12,19 @@
 
     extension StoreWatcher {
         static func startWatching(_ store: SettingsStore) {
-            DarwinNotices.retain(store.domain.noticeName(forKey: store.key))
+            guard let domain = store.preferencesDomain else { return }
+            DarwinNotices.retain(domain.noticeName(forKey: store.key))
         }
 
         static func stopWatching(_ store: SettingsStore) {
-            DarwinNotices.release(store.domain.noticeName(forKey: store.key))
+            guard let domain = store.preferencesDomain else { return }
+            DarwinNotices.release(domain.noticeName(forKey: store.key))
         }
 
         /// Tells every process observing the key and suite (this one too) that it was written.
         static func announceWrite(to store: SettingsStore) {
-            DarwinNotices.post(store.domain.noticeName(forKey: store.key))
+            guard let domain = store.preferencesDomain else { return }
+            DarwinNotices.post(domain.noticeName(forKey: store.key))
         }
 
         /// The notice `name` arrived: reported for the stores it names, each re-reading what it
@@ -30,7 +33,7 @@
         static func noticeArrived(_ name: String) {
             report(
                 Change(
-                    concerns: { $0.domain.noticeName(forKey: $0.key) == name },
+                    concerns: { $0.preferencesDomain?.noticeName(forKey: $0.key) == name },
                     contents: { store in
                         do {
                             guard case .data(let data)? = try store.read(refresh: true)?.object else { return .nothing }

@@ -19,13 +19,13 @@
         // with what was written meanwhile (`catchUp`), so it is still told within the delay.
 
         static func startWatching(_ store: SettingsStore) {
-            guard store.domain.location.unknownSuiteReason == nil else { return }
-            InotifyWatcher.shared.retain(store.domain.location.storeDirectoryPath)
+            guard let location = store.preferencesDomain?.location, location.unknownSuiteReason == nil else { return }
+            InotifyWatcher.shared.retain(location.storeDirectoryPath)
         }
 
         static func stopWatching(_ store: SettingsStore) {
-            guard store.domain.location.unknownSuiteReason == nil else { return }
-            InotifyWatcher.shared.release(store.domain.location.storeDirectoryPath)
+            guard let location = store.preferencesDomain?.location, location.unknownSuiteReason == nil else { return }
+            InotifyWatcher.shared.release(location.storeDirectoryPath)
         }
 
         /// Nothing to announce: the renamed copy is what other processes see.
@@ -42,7 +42,7 @@
             report(
                 Change(
                     concerns: { store in
-                        let location = store.domain.location
+                        guard let location = store.preferencesDomain?.location else { return false }
                         return location.storeDirectoryPath == directory
                             && location.keyFileName(store.key) + ".archive" == name
                     },
@@ -55,10 +55,13 @@
         fileprivate static func catchUp(_ directories: Set<String>) {
             report(
                 Change(
-                    concerns: { directories.contains($0.domain.location.storeDirectoryPath) },
+                    concerns: { store in
+                        store.preferencesDomain.map { directories.contains($0.location.storeDirectoryPath) } ?? false
+                    },
                     contents: { store in
                         do {
-                            let path = store.domain.location.recoveryCopyPath(forKey: store.key)
+                            guard let domain = store.preferencesDomain else { return .nothing }
+                            let path = domain.location.recoveryCopyPath(forKey: store.key)
                             return .bytes(try RecoveryCopyFormat.archive(inFileAtPath: path))
                         } catch {
                             return .nothing  // no copy yet (nothing stored), or replaced right now: its event tells
@@ -84,10 +87,17 @@
                 /// By directory path: the watch descriptor (-1: not watched) and live objects.
                 var directories: [String: (watch: Int32, objects: Int)] = [:]
                 var directoriesByWatch: [Int32: String] = [:]
+                /// Watches of the nearest existing ancestors of directories that do not exist
+                /// yet, by path: the library creates no directory to watch it, so a live object of
+                /// a suite nothing was stored in leaves nothing behind.
+                var ancestors: [String: Int32] = [:]
+                var ancestorsByWatch: [Int32: String] = [:]
             }
 
             private let watched = Protected(Watched())
             private static let mask = UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)
+            /// What an ancestor's watch waits for: a directory made or moved in.
+            private static let ancestorMask = UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_ONLYDIR)
 
             func retain(_ path: String) {
                 let scheduleStart = watched.withLock { watched -> Bool in
@@ -129,26 +139,64 @@
                 if !directories.isEmpty { StoreWatcher.catchUp(directories) }
             }
 
-            /// Adds a watch for `path` unless it has one.
-            private static func watch(_ path: String, in watched: inout Watched) {
-                guard let entry = watched.directories[path], entry.watch < 0 else { return }
-                // The directory exists once the set was stored; watched before that too.
-                do {
-                    try FileManager.default.createDirectory(
-                        at: URL(fileURLWithPath: path, isDirectory: true), withIntermediateDirectories: true)
-                } catch {
-                    Log.error("other processes' changes are not noticed: could not create \(path): \(error)")
-                    return
-                }
-                let watch = inotify_add_watch(watched.descriptor, path, mask)
+            /// Adds a watch for `path` unless it has one; returns whether it was added now. A
+            /// directory that does not exist yet (nothing was stored in the suite) is not created:
+            /// its nearest existing ancestor is watched until it appears.
+            @discardableResult
+            private static func watch(_ path: String, in watched: inout Watched) -> Bool {
+                guard let entry = watched.directories[path], entry.watch < 0 else { return false }
+                let watch = inotify_add_watch(watched.descriptor, path, mask | UInt32(IN_ONLYDIR))
                 guard watch >= 0 else {
-                    Log.error(
-                        "other processes' changes are not noticed: inotify_add_watch \(path): "
-                            + String(cString: strerror(errno)))
-                    return
+                    if errno == ENOENT {
+                        watchNearestAncestor(of: path, in: &watched)
+                    } else {
+                        Log.error(
+                            "other processes' changes are not noticed: inotify_add_watch \(path): "
+                                + String(cString: strerror(errno)))
+                    }
+                    return false
                 }
                 watched.directories[path]?.watch = watch
                 watched.directoriesByWatch[watch] = path
+                return true
+            }
+
+            /// Watches the nearest existing ancestor of `path` for directories made in it.
+            private static func watchNearestAncestor(of path: String, in watched: inout Watched) {
+                var ancestor = path
+                while true {
+                    guard let slash = ancestor.lastIndex(of: "/"), slash != ancestor.startIndex else { return }
+                    ancestor = String(ancestor[..<slash])
+                    if watched.ancestors[ancestor] != nil { return }
+                    let watch = inotify_add_watch(watched.descriptor, ancestor, ancestorMask)
+                    if watch >= 0 {
+                        watched.ancestors[ancestor] = watch
+                        watched.ancestorsByWatch[watch] = ancestor
+                        return
+                    }
+                    guard errno == ENOENT else {
+                        Log.error(
+                            "other processes' changes are not noticed: inotify_add_watch \(ancestor): "
+                                + String(cString: strerror(errno)))
+                        return
+                    }
+                }
+            }
+
+            /// A directory appeared in a watched ancestor: watches what now exists (or a nearer
+            /// ancestor), drops ancestor watches nothing waits for, and catches up with what was
+            /// stored in the directories watched now.
+            private func directoryAppeared() {
+                let added = watched.withLock { watched -> Set<String> in
+                    guard watched.descriptor >= 0 else { return [] }
+                    for (watch, _) in watched.ancestorsByWatch { inotify_rm_watch(watched.descriptor, watch) }
+                    watched.ancestors = [:]
+                    watched.ancestorsByWatch = [:]
+                    var added: Set<String> = []
+                    for path in watched.directories.keys where Self.watch(path, in: &watched) { added.insert(path) }
+                    return added
+                }
+                if !added.isEmpty { StoreWatcher.catchUp(added) }
             }
 
             func release(_ path: String) {
@@ -168,6 +216,8 @@
                         close(watched.stop)  // the thread sees the pipe close and closes the rest
                         watched.stop = -1
                         watched.descriptor = -1
+                        watched.ancestors = [:]
+                        watched.ancestorsByWatch = [:]
                     }
                 }
             }
@@ -198,6 +248,7 @@
             /// Reads every pending event, then tells the objects of each changed copy once.
             private func readEvents(_ descriptor: Int32) {
                 var changed: [(directory: String, name: String)] = []
+                var ancestorChanged = false
                 var buffer = [UInt8](repeating: 0, count: 16 * 1024)
                 while true {
                     let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -213,7 +264,12 @@
                             let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
                             offset += 16 + length
                             if mask & UInt32(IN_IGNORED) != 0 {
-                                forget(watch)  // the directory went away: watched again on the next retain
+                                forget(watch)  // the directory went away
+                            } else if mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0,
+                                mask & UInt32(IN_ISDIR) != 0,
+                                watched.withLock({ $0.ancestorsByWatch[watch] != nil })
+                            {
+                                ancestorChanged = true
                             } else if mask & Self.mask != 0, name.hasSuffix(".archive"), !name.hasPrefix("."),
                                 let directory = watched.withLock({ $0.directoriesByWatch[watch] }),
                                 !changed.contains(where: { $0 == (directory, name) })
@@ -223,13 +279,19 @@
                         }
                     }
                 }
+                if ancestorChanged { directoryAppeared() }
                 for (directory, name) in changed { StoreWatcher.fileChanged(name, in: directory) }
             }
 
             private func forget(_ watch: Int32) {
                 watched.withLock { watched in
+                    if let ancestor = watched.ancestorsByWatch.removeValue(forKey: watch) {
+                        watched.ancestors[ancestor] = nil
+                    }
                     guard let path = watched.directoriesByWatch.removeValue(forKey: watch) else { return }
                     watched.directories[path]?.watch = -1
+                    // The directory went away (its suite was removed): watched again when it is back.
+                    if watched.directories[path] != nil { Self.watchNearestAncestor(of: path, in: &watched) }
                 }
             }
         }

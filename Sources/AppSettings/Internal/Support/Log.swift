@@ -7,24 +7,42 @@ import Foundation
 #endif
 
 /// Where the library reports what it repaired by itself (a load that kept developer defaults,
-/// a recovery from the copy): the unified log on Apple platforms, standard error elsewhere.
+/// a recovery from the copy): the unified log on Apple platforms, standard error elsewhere; or,
+/// inside ``LogCapture/capturing(_:)`` (the `AppSettingsTesting` library's
+/// `AppSettingsLog.capture`), the capture of that task.
 enum Log {
+    static func error(_ message: String) {
+        if let capture = LogCapture.current {
+            capture.append("AppSettings error: \(message)")
+            return
+        }
+        write(error: message)
+    }
+
+    static func notice(_ message: String) {
+        if let capture = LogCapture.current {
+            capture.append("AppSettings: \(message)")
+            return
+        }
+        write(notice: message)
+    }
+
     #if canImport(os) || APPLE_STAND_INS
         private static let logger = Logger(subsystem: "AppSettings", category: "storage")
 
-        static func error(_ message: String) {
+        private static func write(error message: String) {
             logger.error("\(message, privacy: .public)")
         }
 
-        static func notice(_ message: String) {
+        private static func write(notice message: String) {
             logger.notice("\(message, privacy: .public)")
         }
     #else
-        static func error(_ message: String) {
+        private static func write(error message: String) {
             write("AppSettings error: \(message)\n")
         }
 
-        static func notice(_ message: String) {
+        private static func write(notice message: String) {
             write("AppSettings: \(message)\n")
         }
 
@@ -32,4 +50,22 @@ enum Log {
             FileHandle.standardError.write(Data(text.utf8))
         }
     #endif
+}
+
+/// The library's log lines of one task and the tasks it starts, kept instead of written.
+package final class LogCapture: Sendable {
+    private let lines = Protected<[String]>([])
+
+    package init() {}
+
+    /// The lines captured so far, oldest first, each as it would have been written
+    /// (`"AppSettings error: …"` or `"AppSettings: …"`).
+    package var messages: [String] { lines.withLock { $0 } }
+
+    func append(_ line: String) {
+        lines.withLock { $0.append(line) }
+    }
+
+    /// The capture of the current task, if any.
+    @TaskLocal package static var current: LogCapture?
 }

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The storage seam: what ``SettingsStore`` needs of the place a set is kept. One protocol, three
+/// implementations, each in a file of its own:
+/// - ``PreferencesDomain`` on Linux (`PreferencesDomain+Linux.swift`: CoreFoundation's domain
+///   file, a lock file and a recovery copy per key);
+/// - ``PreferencesDomain`` on Apple platforms (`PreferencesDomain+Darwin.swift`: the preferences
+///   daemon, a lock per key, an App Group's lock file);
+/// - ``InMemoryDomain`` (`InMemoryDomain.swift`: a dictionary in this process, for
+///   `AppSettingsStore.inMemory(_:)` and `.isolatedAppSettings`).
+///
+/// The store's logic (re-read under the lock, decide, back up, check the size, write, flush) is
+/// written once, in ``SettingsStore``, over these calls; the store's test suite runs over every
+/// implementation.
+protocol StorageDomain {
+    /// Runs `body` as the only writer (`exclusive`) or as a reader of the domain.
+    func withLock<T>(exclusive: Bool, key: String, _ body: () throws -> T) throws -> T
+    /// Re-reads what other processes wrote.
+    func refresh()
+    /// What `key` holds.
+    func value(forKey key: String) -> PreferencesValue?
+    /// What the app or a per-key library stored under `key` (a legacy key), registered defaults
+    /// left out.
+    func storedObject(forKey key: String) -> Any?
+    /// Every value the domain stores.
+    func forEachStoredValue(_ body: (String, Any) -> Void)
+    func setData(_ data: Data, forKey key: String)
+    func setObject(_ object: Any, forKey key: String)
+    func removeObject(forKey key: String)
+    /// Makes what was set durable; `false` when it could not.
+    func synchronize() -> Bool
+    /// Why ``synchronize()`` returned `false`.
+    var synchronizeFailure: String { get }
+
+    /// Why the domain, which reads nothing under `key`, may hold it all the same (its file is
+    /// there but cannot be read now), or `nil`: then nothing is stored.
+    func unavailability(forKey key: String) -> String?
+
+    /// The copy used when the domain lost `key` (Linux), or `nil`.
+    func readRecoveryCopy(forKey key: String) throws -> Data?
+    /// Runs `write` (which sets and flushes the domain) and writes the recovery copy of `data`.
+    func writeFlushingRecoveryCopy(_ data: Data, forKey key: String, _ write: () throws -> Void) throws
+    func removeRecoveryCopy(forKey key: String) throws
+
+    /// The file that holds the domain, where the library can know it.
+    var domainFileURL: URL? { get }
+    /// The file that holds the recovery copy of `key`, where there is one.
+    func recoveryCopyURL(forKey key: String) -> URL?
+}
+
+extension PreferencesDomain: StorageDomain {}

@@ -93,7 +93,7 @@ import Testing
             let group = ["--app-group", suite.name, "--key", "AllTypesSettings"]
             _ = try run(["set"] + group + ["int", "5"])
             #expect(try run(["get"] + group + ["int"]) == "5\n")
-            #expect(AllTypesSettings(userDefaults: suite.another()).int == 5)
+            #expect(try reloaded().int == 5)
             let both = try Inspector.run(["get", "--suite", suite.name] + group + ["int"])
             #expect(both.status == 2 && both.errors.contains("one of --suite and --app-group"))
         }

@@ -142,6 +142,7 @@ open class AppleUserDefaults: UserDefaults {
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             let data = try PropertyListSerialization.data(fromPropertyList: domain, format: .binary, options: 0)
             try data.write(to: file, options: .atomic)
+            AppleProcess.removeAtExit(file)
         } catch {
             FileHandle.standardError.write(Data("AppleUserDefaults: \(file.path): \(error)\n".utf8))
         }
@@ -241,6 +242,27 @@ extension AppleProcess {
     public static func makeProtectedDataAvailable() {
         isProtectedDataAvailable = true
         NotificationCenter.default.post(name: protectedDataDidBecomeAvailable, object: nil)
+    }
+
+    /// The preferences files the model wrote, removed when the process exits: the home directory
+    /// is the user's (corelibs' `NSHomeDirectory()` does not follow `$HOME`), not a scratch one.
+    private static let writtenFiles = Mutex<Set<String>>([])
+
+    static func removeAtExit(_ file: URL) {
+        let isFirst = writtenFiles.withLock { files in
+            defer { files.insert(file.path) }
+            return files.isEmpty
+        }
+        guard isFirst else { return }
+        atexit {
+            let paths = AppleProcess.writtenFiles.withLock { $0 }
+            for path in paths { unlink(path) }
+            // The folders the model made, when nothing else is in them.
+            for path in Set(paths.map { ($0 as NSString).deletingLastPathComponent }) {
+                rmdir(path)
+                rmdir((path as NSString).deletingLastPathComponent)
+            }
+        }
     }
 
     /// Where a suite's preferences file is: in the App Group's container for a group the process

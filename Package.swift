@@ -44,9 +44,19 @@ let package = Package(
             dependencies: ["AppSettings"],
             path: "Tests/AppSettingsTestHost"
         ),
+        // A settings class built as an app with reflection metadata stripped builds it.
+        .target(
+            name: "ReflectionStrippedSettings",
+            dependencies: ["AppSettings"],
+            path: "Tests/ReflectionStrippedSettings",
+            swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]
+        ),
         .testTarget(
             name: "AppSettingsTests",
-            dependencies: ["AppSettings", "AppSettingsTesting", "AppSettingsTestHost", "AppSettingsInspector"]
+            dependencies: [
+                "AppSettings", "AppSettingsTesting", "AppSettingsTestHost", "AppSettingsInspector",
+                "ReflectionStrippedSettings",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

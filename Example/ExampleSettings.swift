@@ -8,7 +8,7 @@ enum Theme: String, CaseIterable, Sendable {
 
 extension Theme: SettingValue {}
 
-/// A `Codable` value: one line makes it storable too.
+/// A `Codable` value (not a settings object: stored as one value): one line makes it storable too.
 struct WindowFrame: Codable, Equatable, Sendable {
     var width: Double
     var height: Double
@@ -16,7 +16,8 @@ struct WindowFrame: Codable, Equatable, Sendable {
 
 extension WindowFrame: SettingValue {}
 
-/// A nested settings object: stored inside its parent's archive.
+/// A nested settings object (an `AppSettingsObject` declared as a setting): its settings are stored
+/// inside its parent's archive, each merged and validated on its own.
 final class AudioSettings: AppSettingsObject, @unchecked Sendable {
     @Setting var muted = false
     @Setting var outputDevice = "Built-in Speakers"

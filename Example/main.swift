@@ -34,32 +34,25 @@ func row(_ name: String, _ value: Any, _ source: SettingSource) {
     print("  \(name) = \(value)  (\(source))")
 }
 
-/// Sets one setting from text, through `update(from:)`: the same validation as in code.
+/// Sets one setting from text, through `update(fromJSON:)`: each value read by the setting's
+/// declared type, with the same validation as in code. The text is a JSON value (`0.9`, `true`,
+/// `null`, `["a", "b"]`, `{"muted": true}` for the nested `audio`, `{"width": 640, "height": 480}`
+/// for the `Codable` `window`); anything else is taken as a string (`dark`), and `nil` as `null`.
 func set(_ name: String, _ text: String) {
     guard settings.settingNames.contains(name) else {
         fail("no setting '\(name)'; settings: \(settings.settingNames.joined(separator: ", "))")
     }
-    let current = settings.dictionaryRepresentation()[name]
     let value: Any
-    switch current {
-    case is Bool:
-        guard let bool = Bool(text) else { fail("'\(name)' takes true or false, not '\(text)'") }
-        value = bool
-    case is Float, is Double:
-        guard let number = Double(text) else { fail("'\(name)' takes a number, not '\(text)'") }
-        value = number
-    case is Int:
-        guard let number = Int(text) else { fail("'\(name)' takes a whole number, not '\(text)'") }
-        value = number
-    case is [Any]:
-        value = text.split(separator: ",").map(String.init)
-    case is [String: Any]:
-        fail("'\(name)' is a nested settings object; set its settings in code")
-    default:
+    if text == "nil" {
+        value = NSNull()
+    } else if let json = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) {
+        value = json
+    } else {
         value = text
     }
     do {
-        try settings.update(from: [name: value])
+        let document = try JSONSerialization.data(withJSONObject: [name: value], options: .fragmentsAllowed)
+        try settings.update(fromJSON: document)
         try settings.synchronizeToUserDefaults()
     } catch {
         fail("\(error)")

@@ -18,7 +18,7 @@ func dump(_ arguments: ArraySlice<String>) {
     } else {
         let path = options["--file"] ?? ""
         let url = URL(fileURLWithPath: path)
-        let data = contents(ofFile: path)
+        let data = contents(ofFile: path, limit: StoredSettingsEditor.maximumFileByteCount)
         // A recovery copy is named after its key: <key>.archive.
         let name =
             url.pathExtension == "archive" ? url.deletingPathExtension().lastPathComponent : url.lastPathComponent
@@ -34,6 +34,8 @@ func dump(_ arguments: ArraySlice<String>) {
     if let key = options["--key"], sets.isEmpty {
         fail("no settings set under '\(key)' in \(source)")
     }
+    // As `get` does: a suite without a set (a misspelt name among them) is a failure, not `{}`.
+    if options["--suite"] != nil, sets.isEmpty { fail("no settings set in \(source)") }
     print(StoredSettingsInspector.jsonText(sets), terminator: "")
 }
 
@@ -80,7 +82,7 @@ func importDocument(_ arguments: ArraySlice<String>) {
     let options = Arguments(arguments, options: ["--suite", "--key"], flags: ["--replace"])
     let path = options.operands(["FILE"], for: "import")[0]
     let set = storedSet(options, for: "import")
-    let document = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : contents(ofFile: path)
+    let document = contents(ofFile: path, limit: StoredSettingsEditor.maximumDocumentByteCount)
     do {
         try StoredSettingsEditor.update(
             fromJSON: document,
@@ -98,8 +100,12 @@ func importDocument(_ arguments: ArraySlice<String>) {
 /// Apple platforms the tool's writes take the lock file in the group's container and post the
 /// notice the app's live objects listen for, as the app's own writes do.
 func userDefaults(_ suite: String, appGroup: Bool) -> UserDefaults {
-    let made = appGroup ? UserDefaults(appGroup: suite) : UserDefaults(suiteName: suite)
-    guard !suite.isEmpty, let userDefaults = made else {
+    do {
+        try StoredSettingsEditor.check(suiteName: suite)
+    } catch {
+        fail(error.description)
+    }
+    guard let userDefaults = appGroup ? UserDefaults(appGroup: suite) : UserDefaults(suiteName: suite) else {
         fail("'\(suite)' is not a suite name UserDefaults accepts")
     }
     return userDefaults
@@ -148,16 +154,25 @@ func jsonText(_ value: Any, pretty: Bool = true) -> String {
     }
 }
 
-/// A file's bytes; fails naming the file when there is none or it cannot be read.
-func contents(ofFile path: String, status: Int32 = 1) -> Data {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        fail("\(path): no such file", status: status)
+/// A file's bytes (standard input's for `-`), at most `limit`; fails naming the file when there is
+/// none, it cannot be read or it holds more (refused before anything is parsed).
+func contents(ofFile path: String, limit: Int, status: Int32 = 1) -> Data {
+    let handle: FileHandle
+    if path == "-" {
+        handle = FileHandle.standardInput
+    } else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            fail("\(path): no such file", status: status)
+        }
+        guard !isDirectory.boolValue else { fail("\(path): is a directory", status: status) }
+        guard let file = FileHandle(forReadingAtPath: path) else { fail("\(path): cannot be read", status: status) }
+        handle = file
     }
-    guard !isDirectory.boolValue else { fail("\(path): is a directory", status: status) }
     do {
-        return try Data(contentsOf: URL(fileURLWithPath: path))
+        return try StoredSettingsEditor.contents(
+            of: handle.fileDescriptor, named: path == "-" ? "standard input" : path, limit: limit)
     } catch {
-        fail("\(path): cannot be read (\(error.localizedDescription))", status: status)
+        fail("\(error)", status: status)
     }
 }

@@ -1,4 +1,4 @@
-import AppSettings
+@_spi(AppSettingsTool) import AppSettings
 import Foundation
 
 // `appsettings diff`: which settings differ between two documents of one set.
@@ -23,7 +23,7 @@ func diff(_ arguments: ArraySlice<String>) {
 
 /// A document of one set (what `export` prints); a trouble exits with status 2.
 private func document(atPath path: String) -> [String: Any] {
-    let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : contents(ofFile: path, status: 2)
+    let data = contents(ofFile: path, limit: StoredSettingsEditor.maximumDocumentByteCount, status: 2)
     let object: Any
     do {
         object = try JSONSerialization.jsonObject(with: data, options: [])

@@ -24,9 +24,11 @@ let usage = """
       get      one setting's value: a string as it is, any other value as JSON
       set      stores one value, typed like the value stored for the setting: the text as it is
                for a string, a date (ISO 8601), Data (base64), a URL or a UUID; JSON for numbers,
-               Booleans, arrays and objects; null only where nil is stored
+               Booleans, arrays and objects; null only where nil is stored, and an
+               integer on the side of Int64.max the stored one is
       export   one set as a JSON document (the form of AppSettingsObject.jsonRepresentation())
-      import   stores a document (FILE, or - for standard input), all or nothing: each setting it
+      import   stores a document (FILE, or - for standard input; at most 8 MiB, refused past that
+               before it is parsed), all or nothing: each setting it
                names must be stored already and takes its value; an object (a nested settings
                object, a Codable value, a dictionary) changes the entries it names. With --replace,
                settings the document does not name are removed (the app loads their developer

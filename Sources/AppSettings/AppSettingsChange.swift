@@ -14,9 +14,10 @@ public enum AppSettingsChange: Sendable, Equatable {
     /// to different values, and wrote this object's values: the later synchronization wins.
     /// Settings only the other writer changed were adopted and reported as ``settingsChanged(_:)``.
     case mergeConflicts([String])
-    /// Synced settings (by stored name) changed on this device and, to other values, on another
-    /// device since this device and the cloud last agreed: the cloud's values were taken, so
-    /// every device ends with the same values (see ``AppSettingsObject/startSyncing(with:)``).
+    /// Synced settings (by stored name) changed on this device and on another device from the
+    /// same version, neither seeing the other's change: the other device's value had the greater
+    /// version and was taken here, so every device ends with the same values (see
+    /// ``AppSettingsObject/startSyncing(with:)``).
     case syncConflicts([String])
     /// A synced value was not sent to the cloud, or not taken from it: the cloud refuses it
     /// (``AppSettingsError/cloudValueRefused(key:setting:reason:)``; the value is still stored on

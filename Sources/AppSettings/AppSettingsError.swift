@@ -13,6 +13,10 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case duplicateStoredName(settingsClass: String, name: String)
     /// An explicit stored name is empty, starts with `$`, or uses the `const` prefix.
     case invalidStoredName(settingsClass: String, name: String)
+    /// The class's initialization made `@Setting` properties that reflection cannot see: the app
+    /// was built without reflection metadata (`SWIFT_REFLECTION_METADATA_LEVEL`), which the library
+    /// needs to name the settings. Nothing is stored or loaded.
+    case settingsNotFound(settingsClass: String)
     /// The value under `key` is not `Data`: it was written by something else, and was left as is.
     case notData(key: String, foundType: String)
     /// The bytes under `key` are not a readable keyed archive; every setting kept its developer default.
@@ -31,6 +35,12 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidDictionaryValue(setting: String, expected: String, found: String)
     /// Writing to the store failed: the flush, the recovery copy or the lock; `reason` names the file.
     case storeFailed(key: String, reason: String)
+    /// The suite name cannot name a store: it is empty, contains `/`, `..` or a NUL character, or
+    /// is longer than 200 UTF-8 bytes (it becomes a file name); nothing was read or written.
+    case invalidSuiteName(name: String, reason: String)
+    /// The settings key cannot name a store: it contains `/`, `..` or a NUL character, or is longer
+    /// than 200 UTF-8 bytes (it becomes a file name); nothing was read or written.
+    case invalidKey(key: String, reason: String)
     /// Reading the store failed (a file the library keeps beside it could not be read); the
     /// settings keep what they held.
     case readFailed(key: String, reason: String)
@@ -68,6 +78,10 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "\(settingsClass) declares more than one setting stored as '\(name)'"
         case .invalidStoredName(let settingsClass, let name):
             "\(settingsClass) declares the invalid stored name '\(name)' (empty, '$' or 'const' prefix)"
+        case .settingsNotFound(let settingsClass):
+            "\(settingsClass) declares settings that reflection cannot see: build the app with reflection "
+                + "metadata (SWIFT_REFLECTION_METADATA_LEVEL other than none), which names the settings; nothing "
+                + "is stored or loaded"
         case .notData(let key, let foundType):
             "the value under '\(key)' is \(foundType), not Data; it was left untouched and developer defaults are used"
         case .unreadableArchive(let key, let settings, let reason):
@@ -89,6 +103,10 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "dictionary value for '\(setting)' is \(found), expected \(expected); nothing was changed"
         case .storeFailed(let key, let reason):
             "storing the settings under '\(key)' failed: \(reason)"
+        case .invalidSuiteName(let name, let reason):
+            "the suite name '\(printable(name))' cannot be used (\(reason)); nothing was read or written"
+        case .invalidKey(let key, let reason):
+            "the settings key '\(printable(key))' cannot be used (\(reason)); nothing was read or written"
         case .readFailed(let key, let reason):
             "reading the settings under '\(key)' failed: \(reason)"
         case .storeUnavailable(let key, let reason):
@@ -105,4 +123,21 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "the iCloud value under '\(key)' does not fit setting '\(setting)' (\(reason)); the setting keeps its value"
         }
     }
+}
+
+extension AppSettingsError {
+    /// The settings (by path: `audio.volume`) whose stored values a load could not use.
+    var unusedStoredSettings: [String] {
+        switch self {
+        case .unreadableArchive(_, let settings, _), .unreadableSettings(_, let settings, _): settings
+        default: []
+        }
+    }
+}
+
+/// `name` with its control characters (a NUL among them) written as `\u{…}`, so a message shows them.
+private func printable(_ name: String) -> String {
+    name.unicodeScalars.map { scalar in
+        scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+    }.joined()
 }

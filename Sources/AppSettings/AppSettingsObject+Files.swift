@@ -33,8 +33,11 @@ extension AppSettingsObject {
     /// ```
     ///
     /// - Throws: ``AppSettingsError/storeFailed(key:reason:)`` (with the suite's name as the key)
-    ///   when a file exists but cannot be removed.
+    ///   when a file exists but cannot be removed;
+    ///   ``AppSettingsError/invalidSuiteName(name:reason:)`` for a name that could lead outside the
+    ///   configuration directory (nothing is removed).
     public static func removeSuite(named suiteName: String) throws {
+        try StoreNames.check(suiteName: suiteName)
         try PreferencesDomain.removeSuite(named: suiteName)
     }
 }

@@ -37,6 +37,7 @@ extension AppSettingsObject {
         guard userDefaultsKey != Self.keyPrefix else {
             throw AppSettingsError.emptyKeyPostfix(settingsClass: String(describing: type(of: self)))
         }
+        try StoreNames.check(key: userDefaultsKey)
     }
 
     /// Developer defaults, then the stored state; at initialization, never throws.

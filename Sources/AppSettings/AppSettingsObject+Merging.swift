@@ -28,8 +28,6 @@ extension AppSettingsObject {
         var conflicts: [String] = []
         /// Synced values the cloud would refuse, not sent (their local save went ahead).
         var cloudFailures: [AppSettingsError] = []
-        /// The cloud store values were sent to, to be flushed once the locks are released.
-        var sentTo: CloudSync?
     }
 
     /// A finished synchronization, for what is reported after the locks are released.
@@ -130,7 +128,6 @@ extension AppSettingsObject {
             )
         )
         decision.cloudFailures = pushes.failures
-        decision.sentTo = pushes.values.isEmpty ? nil : snapshot.cloud.sync
         var write = SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: decision)
         if let sync = snapshot.cloud.sync, !pushes.values.isEmpty {
             write.willWrite = { sync.send(pushes.values) }

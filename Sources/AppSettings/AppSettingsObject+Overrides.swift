@@ -328,7 +328,9 @@ extension AppSettingsObject {
             names.insert(holding.name, at: 0)
             current = parent
         }
-        let base = current._state.withLock { $0.stored.values }
+        let (base, loadError) = current._state.withLock { ($0.stored.values, $0.lastLoadError) }
+        // A stored value the load could not use left the developer default in place.
+        if loadError?.unusedStoredSettings.contains(names.joined(separator: ".")) == true { return .developerDefault }
         var entries = base
         for name in names.dropLast() {
             guard case .dictionary(let inner)? = entries[name] else { return .developerDefault }

@@ -48,6 +48,8 @@ extension AppSettingsObject {
         }
         guard isUnsaved || forcing else { return nil }
         try checkStorable()
+        // Synced values go to the account the store is signed into now (AppSettingsObject+Syncing).
+        if !forcing { try pullIfAccountChanged() }
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
         let synchronization: Synchronization? = try withSynchronizationLock {
             let snapshot = takeSnapshot()
@@ -63,8 +65,6 @@ extension AppSettingsObject {
         if let backupKey = synchronization.backupKey {
             Log.notice("\(userDefaultsKey): the value that could not be read was kept under '\(backupKey)'")
         }
-        // A pull flushes once its own lock is released.
-        if owner == nil { synchronization.decision.sentTo?.flush() }
         report(synchronization)
         StoreRegistry.storeDidChange(self, stored: synchronization.decision.data, except: owner)
         return synchronization
@@ -89,6 +89,8 @@ extension AppSettingsObject {
         try store.remove()
         replaceValues(as: .storedState) { $0.resetToDeveloperDefaults() }
         for other in others { other.storedSettingsDidChange() }
+        // Synced settings are the account's: a syncing object takes them back from the cloud.
+        pullAfterRemoval()
     }
 
     /// The values of one moment, taken under the lock, archived outside it.

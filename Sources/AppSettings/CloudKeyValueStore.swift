@@ -34,6 +34,29 @@ public protocol CloudKeyValueStore: AnyObject {
 
     /// Stops the calls of the observer that `token` was returned for.
     func removeChangeObserver(_ token: any NSObjectProtocol)
+
+    /// The account the store is signed into now. A settings object records the account its
+    /// synced values belong to, so that none of them is ever sent to another account, even when
+    /// the account changed while it was not observing. The default is
+    /// ``CloudKeyValueStoreAccount/unknown``: account changes are then known only from change
+    /// notices.
+    var account: CloudKeyValueStoreAccount { get }
+}
+
+extension CloudKeyValueStore {
+    /// ``CloudKeyValueStoreAccount/unknown``: account changes are known only from change notices.
+    public var account: CloudKeyValueStoreAccount { .unknown }
+}
+
+/// The account a ``CloudKeyValueStore`` is signed into.
+public enum CloudKeyValueStoreAccount: Sendable, Equatable {
+    /// The store cannot tell.
+    case unknown
+    /// No account: values are kept on the device and travel nowhere.
+    case signedOut
+    /// An account, by an identifier that stays the same while the user stays signed into it
+    /// (on Apple platforms, from `FileManager.ubiquityIdentityToken`).
+    case signedIn(String)
 }
 
 /// A change notice of a ``CloudKeyValueStore``: why its values changed, and which keys.

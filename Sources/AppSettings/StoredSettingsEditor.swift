@@ -93,6 +93,7 @@ public enum StoredSettingsEditor {
         key: String,
         _ change: (inout [String: _StoredValue], Int?) throws -> Void
     ) throws(AppSettingsError) {
+        try StoreNames.check(key: key)
         let store = SettingsStore(userDefaults: userDefaults, key: key)
         let written: Data
         do {
@@ -170,17 +171,20 @@ public enum StoredSettingsEditor {
                 value = .string(text)
             }
         }
-        return try typed(value, like: template, merging: true, setting: setting)
+        return try typed(value, like: template, merging: true, strict: true, setting: setting)
     }
 
+    /// `value` typed like `template`; `strict: true` refuses JSON null where a value is
+    /// stored (the setting may not be optional).
     private static func typed(
         _ value: _StoredValue,
         like template: _StoredValue,
         merging: Bool,
+        strict: Bool = false,
         setting: String
     ) throws -> _StoredValue {
         do {
-            return try JSONForm.storedValue(value, like: template, merging: merging)
+            return try JSONForm.storedValue(value, like: template, merging: merging, strict: strict)
         } catch let mismatch as _StoredValueMismatch {
             throw AppSettingsError.invalidJSONValue(
                 setting: setting, expected: mismatch.expected, found: mismatch.found)
@@ -221,5 +225,32 @@ public enum StoredSettingsEditor {
             result[first] = .dictionary(replacing(Array(path.dropFirst()), with: value, in: nested))
         }
         return result
+    }
+}
+
+// MARK: What the tool reads
+
+@_spi(AppSettingsTool)
+extension StoredSettingsEditor {
+    /// The most bytes a document (`import`, `diff`) may have: twice what a domain may hold.
+    public static var maximumDocumentByteCount: Int { GuardedFile.maximumDocumentByteCount }
+    /// The most bytes a file `dump --file` reads may have: a recovery copy of the largest set.
+    public static var maximumFileByteCount: Int { RecoveryCopyFormat.maximumFileByteCount }
+
+    /// Everything `descriptor` gives (a file, a pipe, standard input), refused as soon as it passes
+    /// `limit` bytes, before anything is parsed; the error's text (`"\(error)"`) names `name`.
+    public static func contents(of descriptor: Int32, named name: String, limit: Int) throws -> Data {
+        try GuardedFile.read(descriptor, named: name, limit: limit)
+    }
+
+    /// Throws ``AppSettingsError/invalidSuiteName(name:reason:)`` for a suite name the library
+    /// refuses (empty, `/`, `..`, NUL, too long), before anything is read or written.
+    public static func check(suiteName: String) throws(AppSettingsError) {
+        try StoreNames.check(suiteName: suiteName)
+    }
+
+    /// Throws ``AppSettingsError/invalidKey(key:reason:)`` for a key the library refuses.
+    public static func check(key: String) throws(AppSettingsError) {
+        try StoreNames.check(key: key)
     }
 }

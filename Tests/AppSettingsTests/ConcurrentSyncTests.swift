@@ -39,7 +39,7 @@ struct ConcurrentSyncTests {
             cloud.deliverChanges()
         }
         #expect(failures.withLock { $0 }.isEmpty)
-        let server = cloud.serverValues(for: phone.store)
+        let server = cloud.settingValues(for: phone.store)
         for device in [phone, laptop] {
             #expect(device.settings.fontSize == server[SyncTests.key("fontSize")] as? Int)
             #expect(device.settings.theme == server[SyncTests.key("theme")] as? String)

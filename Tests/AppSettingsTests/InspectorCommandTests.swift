@@ -90,6 +90,10 @@ import Testing
             let missing = directory.missingFile("missing.plist")
             try expectFailure(["dump", "--file", missing], mentioning: "no such file")
             try expectFailure(["dump", "--suite", suite.name, "--key", "Missing"], mentioning: "Missing")
+            // A suite without a set (a misspelt name) fails as `get` does, not with `{}`.
+            let noSuchSuite = "NoSuchSuite-\(UUID().uuidString)"
+            try expectFailure(
+                ["dump", "--suite", noSuchSuite], mentioning: "no settings set in suite '\(noSuchSuite)'")
             try expectFailure(["dump", "--suite"], status: 2, mentioning: "--suite needs a value")
             try expectFailure(["dump", "--suite", suite.name, "--verbose"], status: 2, mentioning: "'--verbose'")
             try expectFailure(["list"], status: 2, mentioning: "unknown command 'list'")

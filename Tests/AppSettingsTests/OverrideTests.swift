@@ -145,6 +145,14 @@ struct OverrideTests {
             try Date._overrideValue(from: text("2026-11-30T10:00:00.500+01:00"))
                 == Date(timeIntervalSince1970: 1_796_029_200.5))
         #expect(try Date._overrideValue(from: text("2026-11-30")) == Date(timeIntervalSince1970: 1_795_996_800))
+        // A launch argument's date is read as update(fromJSON:) reads one: what one refuses (a time
+        // without a zone, a time without seconds, a lowercase form) the other refuses too, where
+        // ISO8601DateFormatter took the date alone and dropped the time.
+        for refused in ["2026-11-30T10:00:00", "2026-11-30T10:00Z", "2026-11-30t10:00:00z", "2026-11-30 10:00:00Z"] {
+            #expect(throws: (any Error).self, "\(refused)") { try Date._overrideValue(from: text(refused)) }
+            #expect(JSONForm.date(fromText: refused) == nil, "\(refused)")
+        }
+        #expect(JSONForm.date(fromText: "2026-11-30") == Date(timeIntervalSince1970: 1_795_996_800))
         #expect(try URL._overrideValue(from: text("myapp://x/y?z=1")).absoluteString == "myapp://x/y?z=1")
         #expect(
             try UUID._overrideValue(from: text("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
@@ -469,4 +477,28 @@ struct OverrideTests {
 private func postUserDefaultsChange() {
     NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: nil)
     ManagedConfigurationWatcher.waitForPendingRefreshes()
+}
+
+/// `source(of:)` of a setting whose stored value could not be read: its developer default.
+@Suite("Setting sources", .capturedLibraryLog)
+struct SettingSourceTests {
+    /// `MySettings`' key, with `theme` stored as text no `Theme` has.
+    final class ThemeAsText: AppSettingsObject, @unchecked Sendable {
+        @Setting var theme = "purple"
+        @Setting var dontDimScreen = true
+        override var userDefaultsKeyPostfix: String { "MyAppsSettings" }
+    }
+
+    @Test func aStoredValueThatCouldNotBeReadIsTheDeveloperDefault() throws {
+        let name = "SettingSourceTests-" + UUID().uuidString
+        defer { InMemoryStorage.remove(named: name) }
+        try ThemeAsText(store: .inMemory(name)).synchronizeToUserDefaults(forcing: true)
+        let settings = MySettings(store: .inMemory(name))
+        #expect(settings.lastLoadError?.unusedStoredSettings == ["theme"])
+        #expect(settings.theme == .light)
+        #expect(settings.source(of: \.theme) == .developerDefault)
+        #expect(settings.dontDimScreen)
+        #expect(settings.source(of: \.dontDimScreen) == .stored)
+        #expect(settings.source(of: \.soundLevel) == .developerDefault)
+    }
 }

@@ -20,6 +20,25 @@ struct RecoveryCopyTests {
         }
     }
 
+    /// A header whose generation cannot grow (damaged, or planted) must not make the next write
+    /// older than the copy it replaces: the stale copy would then be the one restored.
+    @Test func aGenerationAtItsMaximumNeverWrapsIntoAStaleCopy() throws {
+        guard case .replace(var file) = RecoveryCopyFormat.write(first, over: nil) else {
+            Issue.record("a first write makes the file")
+            return
+        }
+        for (offset, field) in [
+            (8, UInt64.max), (24, RecoveryCopyFormat.checksum(generation: .max, archive: first)),
+        ] {
+            withUnsafeBytes(of: field.littleEndian) { file.replaceSubrange(offset..<offset + 8, with: $0) }
+        }
+        #expect(RecoveryCopyFormat.newestSlot(in: file)?.generation == .max)
+        let next = applying(RecoveryCopyFormat.write(second, over: file), to: file)
+        #expect(RecoveryCopyFormat.newestArchive(in: next) == second)
+        let afterThat = applying(RecoveryCopyFormat.write(first, over: next), to: next)
+        #expect(RecoveryCopyFormat.newestArchive(in: afterThat) == first)
+    }
+
     @Test func theFirstWriteMakesAFileOfTwoSlotsAndLaterOnesAlternateInPlace() throws {
         let made = RecoveryCopyFormat.write(first, over: nil)
         guard case .replace(let file) = made else {

@@ -144,6 +144,14 @@ import Testing
             try expectRefused(["set"] + key + ["int", "many"], mentioning: "'int'")
             try expectRefused(["set"] + key + ["int", "1.5"], mentioning: "'int'")
             try expectRefused(["set"] + key + ["int", "99999999999999999999"], mentioning: "'int'")
+            // What the app would not read back: nil for a value whose type may not be optional, an
+            // integer beyond what the stored kind holds.
+            try expectRefused(["set"] + key + ["int", "null"], mentioning: "null only where nil is stored")
+            try expectRefused(
+                ["set"] + key + ["frame", #"{"title": null}"#], mentioning: "null only where nil is stored")
+            try expectRefused(["set"] + key + ["int", "9223372036854775808"], mentioning: "'int'")
+            try expectRefused(["set"] + key + ["int", "9223372036854775808.0"], mentioning: "'int'")
+            try expectRefused(["set"] + key + ["uint64", "-1"], mentioning: "'uint64'")
             try expectRefused(["set"] + key + ["bool", "1"], mentioning: "'bool'")
             try expectRefused(["set"] + key + ["date", "tomorrow"], mentioning: "ISO 8601")
             try expectRefused(["set"] + key + ["data", "%%%"], mentioning: "base64")

@@ -1,4 +1,6 @@
+import AppSettingsTesting
 import Foundation
+import ReflectionStrippedSettings
 import Testing
 
 @testable import AppSettings
@@ -54,86 +56,65 @@ struct TypeNameTests {
         #expect(fileNameComponent("AppSettings.My Settings/1") == "AppSettings.My_Settings_1")
     }
 
-    /// The stored properties read from the runtime's field metadata are `Mirror`'s children,
-    /// class by class, with their offsets: where each `@Setting` keeps its slot.
-    @Test func storedFieldsAreMirrorsChildrenClassByClass() throws {
+    /// The settings found by reflection, class by class: every `@Setting` of the object, each
+    /// named as its property, the object's own class first.
+    @Test func storedFieldsAreTheSettingsClassByClass() throws {
         let objects: [AppSettingsObject] = [
             DerivedSettings(store: .inMemory(UUID().uuidString)),
             AllTypesSettings(store: .inMemory(UUID().uuidString)),
             CheckedSettings(store: .inMemory(UUID().uuidString)),
         ]
         for object in objects {
-            var mirrorLevels: [[String]] = []
-            var mirror: Mirror? = Mirror(reflecting: object)
-            while let current = mirror, current.subjectType != AppSettingsObject.self {
-                mirrorLevels.append(current.children.compactMap(\.label))
-                mirror = current.superclassMirror
-            }
-            let levels = StoredFields.byClass(of: type(of: object), upTo: AppSettingsObject.self)
-            #expect(levels.map { $0.map(\.name) } == mirrorLevels, "\(type(of: object))")
-            let instance = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            let levels = StoredFields.byClass(of: object, upTo: AppSettingsObject.self)
+            #expect(levels.joined().count == object.slots.count, "\(type(of: object))")
+            // The superclass's settings come first in the object's order.
+            #expect(
+                levels.reversed().joined().map { ObjectIdentifier($0.slot) } == object.slots.map(ObjectIdentifier.init))
             for field in levels.joined() {
-                let wrapper = try #require(field.type as? any _SettingWrapper.Type, "\(field.name)")
-                let slot = readSlot(wrapper, at: instance + field.offset)
-                #expect("_" + slot.name == field.name || slot.explicitStoredName != nil, "\(field.name)")
-                #expect(object.slots.contains { $0 === slot })
+                #expect("_" + field.slot.name == field.name || field.slot.explicitStoredName != nil, "\(field.name)")
             }
         }
+        #expect(
+            StoredFields.byClass(of: DerivedSettings(store: .inMemory("d")), upTo: AppSettingsObject.self).count == 2)
     }
 
-    private func readSlot<Wrapper: _SettingWrapper>(_: Wrapper.Type, at pointer: UnsafeRawPointer) -> AnySettingSlot {
-        pointer.load(as: Wrapper.self)._slot
-    }
-
-    /// A settings class's name, which its key is made of: read from the mangled name where it has
-    /// the top-level form (words the mangling abbreviates included), described by the runtime
-    /// otherwise; the same as `String(describing:)` either way.
+    /// A settings class's name, which its key is made of: the runtime's description of the class.
     @Test func settingsClassNamesAreTheRuntimesDescriptions() {
         final class Local: AppSettingsObject, @unchecked Sendable {}
-        let topLevel: [AnyClass] = [
-            MySettings.self, AudioSettings.self, AllTypesSettings.self, DerivedSettings.self,
-            TestsAppSettings.self, SettingsTestsApp.self, ABCSettings.self, URLSettingsURL.self,
-            snake_case_settings.self, Settings_2.self, X.self, Settings2Settings.self, AppAppApp.self,
-            AlphaBetaGammaDeltaEpsilonZetaEtaThetaIotaKappaLambdaMuNuXiOmicronPiRhoSigmaTauUpsilonPhiChiPsiOmegaAlpha
-                .self,
+        let types: [AnyClass] = [
+            MySettings.self, AudioSettings.self, AllTypesSettings.self, DerivedSettings.self, X.self,
+            Local.self, PrivateSettings.self, Outer.Inner.self, Generic<Int>.self,
         ]
-        let others: [AnyClass] = [Local.self, PrivateSettings.self, Outer.Inner.self, Generic<Int>.self]
-        for type in topLevel + others + [AppSettingsObject.self, NSObject.self] {
+        for type in types + [AppSettingsObject.self, NSObject.self] {
             #expect(settingsClassName(of: type) == String(describing: type), "\(type)")
         }
-        for type in topLevel {
-            #expect(topLevelClassName(inMangledName: _mangledTypeName(type) ?? "") != nil, "\(type) read")
-        }
-        for type in others {
-            #expect(topLevelClassName(inMangledName: _mangledTypeName(type) ?? "") == nil, "\(type) described")
-        }
-        #expect(topLevelClassName(inMangledName: "3Foo3BarC") == "Bar")
-        #expect(topLevelClassName(inMangledName: "5MyApp02MyB0C") == "MyApp")
-        let notTopLevelClasses = [
-            "3Foo3Bar", "3Foo3BarV", "3Foo3BarCC", "3Foo9BarC", "3Foo3Bar3BazC", "3Foo0zC", "3Foo003BarC", "", "C",
-        ]
-        for other in notTopLevelClasses {
-            #expect(topLevelClassName(inMangledName: other) == nil, "\(other)")
-        }
+        #expect(Outer.Inner(store: .inMemory("i")).userDefaultsKey == "AppSettings.Inner")
+        #expect(X(store: .inMemory("x")).userDefaultsKey == "AppSettings.X")
     }
 }
 
-final class TestsAppSettings: AppSettingsObject, @unchecked Sendable {}
-final class SettingsTestsApp: AppSettingsObject, @unchecked Sendable {}
-final class ABCSettings: AppSettingsObject, @unchecked Sendable {}
-final class URLSettingsURL: AppSettingsObject, @unchecked Sendable {}
-// swift-format-ignore: TypeNamesShouldBeCapitalized
-final class snake_case_settings: AppSettingsObject, @unchecked Sendable {}
-final class Settings_2: AppSettingsObject, @unchecked Sendable {}
 final class X: AppSettingsObject, @unchecked Sendable {}
-final class Settings2Settings: AppSettingsObject, @unchecked Sendable {}
-final class AppAppApp: AppSettingsObject, @unchecked Sendable {}
-/// More than the 26 words a mangled name abbreviates.
-final class AlphaBetaGammaDeltaEpsilonZetaEtaThetaIotaKappaLambdaMuNuXiOmicronPiRhoSigmaTauUpsilonPhiChiPsiOmegaAlpha:
-    AppSettingsObject, @unchecked Sendable
-{}
 private final class PrivateSettings: AppSettingsObject, @unchecked Sendable {}
 enum Outer {
     final class Inner: AppSettingsObject, @unchecked Sendable {}
 }
 final class Generic<Value>: AppSettingsObject, @unchecked Sendable {}
+
+/// A class built without reflection metadata: its settings cannot be named, so nothing is stored
+/// or loaded, and the error says why (rather than an empty set stored silently).
+@Suite("Reflection metadata")
+struct ReflectionMetadataTests {
+    @Test func settingsOfAClassWithoutReflectionMetadataAreReported() throws {
+        let (settings, lines) = AppSettingsLog.capture { StrippedSettings(store: .inMemory(UUID().uuidString)) }
+        #expect(lines.first?.contains("StrippedSettings declares settings that reflection cannot see") == true)
+        // The setting works in memory.
+        #expect(settings.volume == 3)
+        settings.volume = 4
+        #expect(settings.volume == 4)
+        #expect(settings.hasUnsavedChanges)
+        #expect(throws: AppSettingsError.settingsNotFound(settingsClass: "StrippedSettings")) {
+            try settings.synchronizeToUserDefaults()
+        }
+        #expect(settings.userDefaults.object(forKey: settings.userDefaultsKey) == nil)
+    }
+}

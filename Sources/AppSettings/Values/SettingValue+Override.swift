@@ -85,10 +85,11 @@ extension Data {
 
 extension Date {
     /// ISO 8601: `2026-11-30T10:00:00Z`, with fractional seconds or a time zone offset, or a date
-    /// alone (`2026-11-30`, midnight UTC).
+    /// alone (`2026-11-30`, midnight UTC): read as ``AppSettingsObject/update(fromJSON:replacingAll:)``
+    /// reads a date, by the same function.
     public static func _overrideValue(from stored: _StoredValue) throws -> Date {
         guard case .string(let text) = stored else { return try _value(from: stored) }
-        guard let date = OverrideText.iso8601Date(OverrideText.trimmed(text)) else {
+        guard let date = JSONForm.date(fromText: OverrideText.trimmed(text)) else {
             throw OverrideText.mismatch(Date.self, text, "expected an ISO 8601 date")
         }
         return date
@@ -284,17 +285,4 @@ enum OverrideText {
         }
     }
 
-    static func iso8601Date(_ text: String) -> Date? {
-        let options: [ISO8601DateFormatter.Options] = [
-            [.withInternetDateTime],
-            [.withInternetDateTime, .withFractionalSeconds],
-            [.withFullDate],
-        ]
-        for option in options {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = option
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
 }

@@ -122,6 +122,10 @@ extension UInt64: _StoredInteger {}
 extension Double: SettingValue {
     /// Stores a double-precision `NSNumber`.
     public static func _storedValue(of value: Double) -> _StoredValue { .double(value) }
+    /// `==`, except that NaN is the same as NaN: assigning it again changes nothing (issue 28).
+    public static func _isSameSettingValue(_ lhs: Double, _ rhs: Double) -> Bool {
+        lhs == rhs || (lhs.isNaN && rhs.isNaN)
+    }
     /// Accepts any stored number (a Boolean as 0 or 1, see ``_StoredInteger``).
     public static func _value(from stored: _StoredValue) throws -> Double {
         switch stored {
@@ -138,6 +142,10 @@ extension Double: SettingValue {
 extension Float: SettingValue {
     /// Stores a single-precision `NSNumber`.
     public static func _storedValue(of value: Float) -> _StoredValue { .float(value) }
+    /// `==`, except that NaN is the same as NaN: assigning it again changes nothing (issue 28).
+    public static func _isSameSettingValue(_ lhs: Float, _ rhs: Float) -> Bool {
+        lhs == rhs || (lhs.isNaN && rhs.isNaN)
+    }
     /// Accepts any stored number (a double is rounded to the nearest `Float`, a Boolean is 0 or 1).
     public static func _value(from stored: _StoredValue) throws -> Float {
         switch stored {

@@ -83,3 +83,20 @@ extension ProcessInfo {
         }
     }
 }
+
+// FileManager.ubiquityIdentityToken (documentation/foundation/filemanager/ubiquityidentitytoken):
+// `var ubiquityIdentityToken: (any NSCoding & NSCopying & NSObjectProtocol)? { get }`, iOS 6+,
+// macOS 10.8+; "If iCloud is unavailable or there is no logged-in user, the value of this property
+// is `nil`." The stand-in's account is set by tests.
+extension AppleProcess {
+    /// The token `ubiquityIdentityToken` returns: an `NSString` stands for Apple's opaque object.
+    nonisolated(unsafe) public static var ubiquityIdentity: String?
+}
+
+extension FileManager {
+    public var ubiquityIdentityToken: (any NSCoding & NSCopying & NSObjectProtocol)? {
+        AppleProcess.lock.lock()
+        defer { AppleProcess.lock.unlock() }
+        return AppleProcess.ubiquityIdentity.map { NSString(string: $0) }
+    }
+}

@@ -8,9 +8,9 @@ import Foundation
 ///     "$formatVersion": 2,                        // inline integers
 ///     "$schemaVersion": <the subclass's schemaVersion>,
 ///     "$writeID": <a random integer, new with every write>,
-///     "$cloudBase": { <stored name>: <value> }, // only once iCloud sync ran: what the cloud
-///     "$cloudPending": [<stored name>, …],      // and this set last agreed on, and synced
-///                                               // settings changed here since (both optional)
+///     "$cloudBase": { "$format": 2,             // only for synced settings: the version of
+///         "stamps": {<name>: [counter, tag]},   // each value, the versions iCloud refused,
+///         "refused": {…}, "account": <id> },    // the account (see `CloudRecord`)
 ///     <stored name>: <value>, …                   // numbers and Booleans inline, as
 /// }                                               // encode(Double/Int64/Bool/Float:forKey:)
 ///                                                 // store them; anything else an object:
@@ -37,10 +37,10 @@ enum ArchiveFormat {
     /// A random number, new with every write: two stores hold the same archive only when one
     /// write reached both, which is how a writer finds the other objects of its store.
     static let writeIDField = "$writeID"
-    /// Per synced setting, the property-list value the cloud and this set last agreed on; present
-    /// once the set received its first change notice from a cloud store (see `CloudRecord`).
+    /// The record of synced settings: per setting the version of its value, the versions iCloud
+    /// refused, the account they belong to (see `CloudRecord`).
     static let cloudBaseField = "$cloudBase"
-    /// The synced settings changed here that the cloud has not received yet.
+    /// The first format's synced settings changed here and not sent yet: read and ignored.
     static let cloudPendingField = "$cloudPending"
     /// Format 1's root dictionary keys.
     static let formatVersionKey = "formatVersion"

@@ -43,13 +43,9 @@ struct KeyedArchiveWriter {
         fields.append(
             (writer.plist.add(.string(ArchiveFormat.schemaVersionField)), writer.plist.add(.integer(schemaVersion))))
         fields.append((writer.plist.add(.string(ArchiveFormat.writeIDField)), writer.plist.add(.integer(writeID))))
-        if let base = cloud?.base {
+        if let cloud, !cloud.isEmpty {
             let key = writer.plist.add(.string(ArchiveFormat.cloudBaseField))
-            fields.append((key, writer.reference(writer.encode(.dictionary(base)))))
-        }
-        if let pending = cloud?.pending, !pending.isEmpty {
-            let key = writer.plist.add(.string(ArchiveFormat.cloudPendingField))
-            fields.append((key, writer.reference(writer.encode(.array(pending.sorted().map(_StoredValue.string))))))
+            fields.append((key, writer.reference(writer.encode(cloud.storedValue))))
         }
         for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
             let key = writer.plist.add(.string(ArchiveFormat.fieldName(ofSetting: name)))

@@ -1,40 +1,187 @@
 import Foundation
 
+/// The version of one synced value: a counter each device raises past every counter it has seen
+/// for the setting, and a tag (a hash of the value) that orders two writes made with the same
+/// counter on two devices that had not seen each other's. No clock is involved: every device
+/// orders two stamps alike, so every device ends with the value of the greatest stamp.
+struct CloudStamp: Comparable, Hashable {
+    var counter: Int64
+    var tag: Int64
+
+    static func < (lhs: CloudStamp, rhs: CloudStamp) -> Bool {
+        (lhs.counter, lhs.tag) < (rhs.counter, rhs.tag)
+    }
+
+    /// The stamp of a write of `value` (cloud form, `nil` for `nil`) after the stamps seen.
+    static func after(_ seen: [CloudStamp?], value: _StoredValue?) -> CloudStamp {
+        let counter = (seen.compactMap { $0?.counter }.max() ?? 0) + 1
+        return CloudStamp(counter: counter, tag: value.tag)
+    }
+}
+
 /// What a settings set knows about its synced settings' cloud values, kept in the stored archive
-/// (`$cloudBase`, `$cloudPending`; see ``ArchiveFormat``) so that a relaunch knows it too.
+/// (`$cloudBase`; see ``ArchiveFormat``) so that a relaunch knows it too.
 struct CloudRecord: Equatable {
-    /// Per synced setting, the value (in cloud form, see `_StoredValue.cloudValue`) the cloud and
-    /// this set last agreed on; a setting without an entry was never agreed on, or the cloud held
-    /// nothing. `nil` until the set received its first change notice from a cloud store (the
-    /// initial sync): until then nothing is pushed.
-    var base: [String: _StoredValue]?
-    /// Synced settings stored with a change the cloud has not received yet.
-    var pending: Set<String> = []
+    /// Per synced setting, the stamp of the value stored here. A setting without one was never
+    /// written on this device nor taken from the cloud: it is never sent, and any cloud value wins.
+    var stamps: [String: CloudStamp] = [:]
+    /// Per synced setting the cloud refused, the stamp refused: not sent again until it changes.
+    var refused: [String: CloudStamp] = [:]
+    /// The account the stamps belong to (``CloudKeyValueStoreAccount/signedIn(_:)``), `nil` while
+    /// the set has met none (its values are this device's own, sent to the first account met).
+    var account: String?
 
     /// Whether there is anything to store.
-    var isEmpty: Bool { base == nil && pending.isEmpty }
+    var isEmpty: Bool { stamps.isEmpty && refused.isEmpty && account == nil }
+
+    /// The stored form, under `$cloudBase`: a dictionary with `$format` 2.
+    var storedValue: _StoredValue {
+        func stampsValue(_ stamps: [String: CloudStamp]) -> _StoredValue {
+            .dictionary(stamps.mapValues { .array([.integer($0.counter), .integer($0.tag)]) })
+        }
+        var fields: [String: _StoredValue] = [
+            "$format": .integer(2), "stamps": stampsValue(stamps), "refused": stampsValue(refused),
+        ]
+        if let account { fields["account"] = .string(account) }
+        return .dictionary(fields)
+    }
+
+    /// Reads the stored form; the first format (a base of values, before versions) reads as an
+    /// empty record: its settings count as never written here, and any cloud value wins.
+    init(storedValue: _StoredValue) throws(ArchiveFormatError) {
+        guard case .dictionary(let fields) = storedValue else {
+            throw ArchiveFormatError("\(ArchiveFormat.cloudBaseField) is not a dictionary")
+        }
+        guard fields["$format"] == .integer(2) else { return }
+        func stamps(_ value: _StoredValue?) throws(ArchiveFormatError) -> [String: CloudStamp] {
+            guard case .dictionary(let entries)? = value else { return [:] }
+            var result: [String: CloudStamp] = [:]
+            for (name, entry) in entries {
+                guard case .array(let parts) = entry, parts.count == 2, case .integer(let counter) = parts[0],
+                    case .integer(let tag) = parts[1]
+                else { throw ArchiveFormatError("the stamp of synced setting '\(name)' is damaged") }
+                result[name] = CloudStamp(counter: counter, tag: tag)
+            }
+            return result
+        }
+        self.stamps = try stamps(fields["stamps"])
+        self.refused = try stamps(fields["refused"])
+        if case .string(let account)? = fields["account"] { self.account = account }
+    }
+
+    init(stamps: [String: CloudStamp] = [:], refused: [String: CloudStamp] = [:], account: String? = nil) {
+        self.stamps = stamps
+        self.refused = refused
+        self.account = account
+    }
+}
+
+/// A synced value as the cloud key holds it: `["$version": counter, "$tag": tag, "$value": value]`,
+/// `$value` left out for `nil`. A key holding anything else (a value written by an earlier version
+/// of the library, or by hand) reads as that value with counter 0.
+struct CloudEnvelope: Equatable {
+    var stamp: CloudStamp
+    /// The value in cloud form; `nil` for `nil`.
+    var value: _StoredValue?
+
+    var propertyListValue: Any? {
+        var envelope: [String: Any] = ["$version": stamp.counter, "$tag": stamp.tag]
+        if let value {
+            guard let propertyList = value.propertyListValue else { return nil }
+            envelope["$value"] = propertyList
+        }
+        return envelope
+    }
+
+    /// Reads a cloud key's property-list value; `nil` when it is not a property list.
+    init?(propertyListValue: Any) {
+        guard let stored = _StoredValue(propertyListValue: propertyListValue) else { return nil }
+        if case .dictionary(let fields) = stored, case .integer(let counter)? = fields["$version"],
+            case .integer(let tag)? = fields["$tag"]
+        {
+            self.stamp = CloudStamp(counter: counter, tag: tag)
+            self.value = fields["$value"]
+        } else {
+            self.value = stored.cloudValue
+            self.stamp = CloudStamp(counter: 0, tag: self.value.tag)
+        }
+    }
+
+    init(stamp: CloudStamp, value: _StoredValue?) {
+        self.stamp = stamp
+        self.value = value
+    }
 }
 
 extension _StoredValue {
+    /// The marker of `nil` inside an array or dictionary in cloud form: property lists have no null.
+    static let cloudNull: _StoredValue = .dictionary(["$null": .bool(true)])
+
     /// The value as a cloud key-value store holds it: property-list types only (a URL or UUID as
     /// its string, a set as an array, every real number as a `Double`, which is what a property
-    /// list gives back); `nil` for `nil`, which is stored as the key's removal. Values are
-    /// compared in this form, so a value does not count as changed by a round trip.
+    /// list gives back, `nil` inside an array or dictionary as ``cloudNull``); `nil` for `nil`.
     var cloudValue: _StoredValue? {
         switch self {
         case .null: nil
         case .float(let value): .double(Double(value))
         case .url(let value): .string(value.absoluteString)
         case .uuid(let value): .string(value.uuidString)
-        case .array(let values), .set(let values): .array(values.map { $0.cloudValue ?? .null })
-        case .dictionary(let values): .dictionary(values.compactMapValues(\.cloudValue))
+        case .array(let values), .set(let values): .array(values.map { $0.cloudValue ?? Self.cloudNull })
+        case .dictionary(let values): .dictionary(values.mapValues { $0.cloudValue ?? Self.cloudNull })
         case .bool, .integer, .unsignedInteger, .double, .string, .data, .date: self
         }
+    }
+
+    /// A cloud-form value back as a stored value a setting decodes (``cloudNull`` as `.null`).
+    var fromCloudForm: _StoredValue {
+        switch self {
+        case Self.cloudNull: .null
+        case .array(let values), .set(let values): .array(values.map(\.fromCloudForm))
+        case .dictionary(let values): .dictionary(values.mapValues(\.fromCloudForm))
+        default: self
+        }
+    }
+
+    /// Text that two equal cloud-form values share and two different ones do not, on every device.
+    var canonicalText: String {
+        switch self {
+        case .null: "n"
+        case .bool(let value): value ? "t" : "f"
+        case .integer(let value): "i\(value)"
+        case .unsignedInteger(let value): "u\(value)"
+        case .float(let value): "d\(Double(value).bitPattern)"
+        case .double(let value): "d\(value.bitPattern)"
+        case .string(let value): "s\(value.utf8.count):\(value)"
+        case .data(let value): "b\(value.base64EncodedString())"
+        case .date(let value): "D\(value.timeIntervalSinceReferenceDate.bitPattern)"
+        case .url(let value): "s\(value.absoluteString.utf8.count):\(value.absoluteString)"
+        case .uuid(let value): "s36:\(value.uuidString)"
+        case .array(let values), .set(let values): "[" + values.map(\.canonicalText).joined(separator: ",") + "]"
+        case .dictionary(let values):
+            "{"
+                + values.sorted { $0.key < $1.key }.map { "\($0.key.utf8.count):\($0.key)=\($0.value.canonicalText)" }
+                .joined(separator: ",") + "}"
+        }
+    }
+}
+
+extension Optional where Wrapped == _StoredValue {
+    /// The tag of a stamp: FNV-1a over the value's canonical text (the same on every device).
+    var tag: Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (self?.canonicalText ?? "nil").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
     }
 }
 
 /// The limits Apple documents for `NSUbiquitousKeyValueStore`, which ``CloudKeyValueStoreSimulator``
 /// enforces and the library checks before it pushes a value.
+///
+/// Apple, `NSUbiquitousKeyValueStoreQuotaViolationChange`: "Your app can have no more than 1024
+/// keys in the iCloud key-value store. The total amount of available storage space for all
+/// values is 1 megabyte. The maximum size for a single value is 1 megabyte."
 enum CloudLimits {
     /// 1 MB for all keys and values of an app together.
     static let maximumTotalByteCount = 1024 * 1024
@@ -66,24 +213,17 @@ enum CloudLimits {
 }
 
 extension CloudRecord {
-    /// Reads `$cloudBase` and `$cloudPending`; `nil` when the set has neither. A damaged record
-    /// is logged and read as none: the settings themselves load, and the next change notice
-    /// takes the cloud's values as an initial sync does.
+    /// Reads `$cloudBase` (`$cloudPending`, of the first format, is ignored); `nil` when the set has
+    /// neither. A damaged record is logged and read as none: the settings themselves load, and the
+    /// next change notice takes the cloud's values as a new device does.
     init?(base: KeyedArchiveReader.Field?, pending: KeyedArchiveReader.Field?, in reader: inout KeyedArchiveReader) {
         guard base != nil || pending != nil else { return nil }
+        guard let base else {
+            self.init()
+            return
+        }
         do {
-            if let base {
-                guard case .dictionary(let values) = try reader.value(of: base, depth: 2) else {
-                    throw ArchiveFormatError("\(ArchiveFormat.cloudBaseField) is not a dictionary")
-                }
-                self.base = values
-            }
-            if let pending {
-                guard case .array(let names) = try reader.value(of: pending, depth: 2) else {
-                    throw ArchiveFormatError("\(ArchiveFormat.cloudPendingField) is not an array")
-                }
-                for case .string(let name) in names { self.pending.insert(name) }
-            }
+            try self.init(storedValue: reader.value(of: base, depth: 2))
         } catch {
             Log.error("the stored record of synced settings could not be read (\(error)); it is rebuilt")
             return nil

@@ -1,33 +1,20 @@
 import Foundation
 
-/// A settings object's link to the cloud key-value store it syncs with: the store, the token of
-/// its change observer, and the values sent since the last change notice (to restore their cloud
-/// base when the cloud refuses them).
+/// A settings object's link to the cloud key-value store it syncs with: the store and the token
+/// of its change observer.
 ///
 /// Its lock is a leaf: the store is called outside it.
 final class CloudSync: @unchecked Sendable {
     // `store` is immutable; a `CloudKeyValueStore` is thread-safe by contract, as
-    // `NSUbiquitousKeyValueStore` is. The rest is behind `state`.
+    // `NSUbiquitousKeyValueStore` is. The token is behind `token`'s lock.
     let store: any CloudKeyValueStore
-    private let state = Protected(State())
+    private let token = Protected<(any NSObjectProtocol)?>(nil)
 
-    private struct State {
-        var token: (any NSObjectProtocol)?
-        var inFlight: [String: InFlight] = [:]
-    }
-
-    /// A value sent under a cloud key, and the cloud base it replaced.
-    struct InFlight {
-        var name: String
-        var previousBase: _StoredValue?
-    }
-
-    /// One value to send: `value` is a property-list value, `nil` for a removal.
+    /// One value to write to the store's local copy: `value` is a property-list value.
     struct Push {
         var key: String
         var name: String
-        var value: Any?
-        var previousBase: _StoredValue?
+        var value: Any
     }
 
     init(store: any CloudKeyValueStore) {
@@ -36,53 +23,31 @@ final class CloudSync: @unchecked Sendable {
 
     /// Starts the calls of `observer` with the store's change notices.
     func start(observer: @escaping @Sendable (CloudKeyValueStoreChange) -> Void) {
-        let token = store.addChangeObserver(observer)
-        state.withLock { $0.token = token }
+        let newToken = store.addChangeObserver(observer)
+        token.withLock { $0 = newToken }
     }
 
     /// Ends the calls of the observer.
     func stop() {
-        let token = state.withLock { state in
-            defer { state.token = nil }
-            return state.token
+        let old = token.withLock { token in
+            defer { token = nil }
+            return token
         }
-        if let token { store.removeChangeObserver(token) }
+        if let old { store.removeChangeObserver(old) }
     }
 
-    /// Writes `pushes` to the store's local copy; ``flush()`` then asks it to upload them.
+    /// Writes `pushes` to the store's local copy; the store uploads them when it chooses (Apple:
+    /// call `synchronize()` "sparingly", "only at launch or when your app returns to the
+    /// foreground"), so nothing asks it to.
     func send(_ pushes: [Push]) {
-        guard !pushes.isEmpty else { return }
-        state.withLock { state in
-            for push in pushes { state.inFlight[push.key] = InFlight(name: push.name, previousBase: push.previousBase) }
-        }
-        for push in pushes {
-            if let value = push.value {
-                store.set(value, forKey: push.key)
-            } else {
-                store.removeObject(forKey: push.key)
-            }
-        }
+        for push in pushes { store.set(push.value, forKey: push.key) }
     }
 
-    /// Asks the store to upload what was sent. Called with no lock of the library held: a store
-    /// that posted a change notice from `synchronize()` would otherwise wait for itself.
-    func flush() {
-        if !store.synchronize() {
-            Log.notice("the cloud key-value store could not synchronize its local copy; it uploads the values later")
-        }
-    }
-
-    /// The values sent under `keys` (all sent values when the notice names no key), forgotten.
-    func takeRefused(keys: [String]) -> [(key: String, sent: InFlight)] {
-        state.withLock { state in
-            let keys = keys.isEmpty ? Array(state.inFlight.keys) : keys
-            return keys.sorted().compactMap { key in state.inFlight.removeValue(forKey: key).map { (key, $0) } }
-        }
-    }
-
-    /// Forgets every value sent: after an account change, they belong to the old account.
-    func forgetSentValues() {
-        state.withLock { $0.inFlight = [:] }
+    /// The envelope the store's local copy holds under `key`: `nil` when it holds nothing, `.none`
+    /// inside when it holds something that is not a property list.
+    func envelope(forKey key: String) -> CloudEnvelope?? {
+        guard let value = store.object(forKey: key) else { return nil }
+        return .some(CloudEnvelope(propertyListValue: value))
     }
 }
 
@@ -100,4 +65,21 @@ struct CloudSnapshot {
     var sync: CloudSync?
     /// Synced settings changed since the last load or save (none when the changes came from the cloud).
     var changed: Set<String> = []
+}
+
+/// Deliberately broken variants of the sync rules, for the random-schedule suite's mutation
+/// self-test only (it proves the suite catches each one). Bound as a task-local value by that
+/// test, so no other test, and no app, ever sees one.
+enum CloudSyncMutation: CaseIterable, Sendable {
+    /// A value is sent only when the store holds nothing for it: a stale upload that won on the
+    /// server is never corrected.
+    case neverResend
+    /// A change's version is not raised past the versions seen: a later change can lose.
+    case versionNotRaised
+    /// Another account is not noticed: the old account's values stay and are sent to it.
+    case accountIgnored
+    /// Any value the store holds that differs is taken, older or newer.
+    case takesOlderValues
+
+    @TaskLocal static var current: CloudSyncMutation?
 }

@@ -99,6 +99,14 @@ enum JSONForm {
     /// a JSON object of settings, and ``AppSettingsError/unknownSetting(key:setting:)`` for a
     /// `$` entry other than `$schemaVersion`.
     static func document(from data: Data, key: String) throws(AppSettingsError) -> Document {
+        // Refused before parsing: a document larger than this cannot hold a set its domain takes,
+        // and parsing it would cost time and memory out of all proportion.
+        guard data.count <= GuardedFile.maximumDocumentByteCount else {
+            throw .malformedJSON(
+                reason:
+                    "the document is \(data.count) bytes, more than the \(GuardedFile.maximumDocumentByteCount)-byte "
+                    + "limit for a document of settings")
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [])
@@ -142,7 +150,11 @@ enum JSONForm {
     /// A date read from ISO 8601 text with a time zone (`Z` or an offset), with any number of
     /// digits of fractional seconds.
     static func date(fromText text: String) -> Date? {
-        guard let timeStart = text.firstIndex(of: "T") else { return nil }
+        guard let timeStart = text.firstIndex(of: "T") else {
+            // A date alone, `2026-11-30`: midnight UTC.
+            guard text.count == 10, text.allSatisfy({ $0 == "-" || ("0"..."9").contains($0) }) else { return nil }
+            return date(fromText: text + "T00:00:00Z")
+        }
         var wholeText = text
         var fractionDigits = ""
         if let separator = text[timeStart...].firstIndex(where: { $0 == "." || $0 == "," }) {
@@ -227,26 +239,54 @@ enum JSONForm {
     /// type their elements like a stored element; a dictionary's entries like the stored entry of
     /// the same key. With `merging`, a dictionary keeps the stored entries it does not name.
     ///
-    /// Where `nil` is stored, the value is taken as JSON gives it; JSON null is taken anywhere
-    /// (the tool cannot know whether a setting is optional).
-    static func storedValue(_ value: _StoredValue, like template: _StoredValue, merging: Bool) throws -> _StoredValue {
+    /// Where `nil` is stored, the value is taken as JSON gives it. A stored value does not say
+    /// whether its setting is optional, nor its integer type: `strict` (`set`) refuses JSON null
+    /// where a value is stored and an integer on the other side of `Int64.max` than the stored
+    /// one; otherwise (`import`, a document of the set's own form) both are taken.
+    static func storedValue(
+        _ value: _StoredValue,
+        like template: _StoredValue,
+        merging: Bool,
+        strict: Bool = false
+    ) throws -> _StoredValue {
         func mismatch(_ expected: String) -> _StoredValueMismatch {
             _StoredValueMismatch(expectedDescription: expected, foundDescription: description(of: value))
         }
         switch (template, value) {
-        case (.null, _), (_, .null):
-            // The type behind a stored nil is unknown, and a value may be optional: stored as JSON
-            // gives it, for the app to read by its declared type (a date from ISO 8601 text, Data
-            // from base64); a value that does not fit keeps its default there, reported.
+        case (.null, _):
+            // The type behind a stored nil is unknown: stored as JSON gives it, for the app to read
+            // by its declared type (a date from ISO 8601 text, Data from base64); a value that does
+            // not fit keeps its default there, reported.
+            return value
+        case (_, .null):
+            // A stored value does not say whether its setting is optional, and a non-optional one
+            // would load nil as its developer default: refused when `strict` (`set`); a document
+            // (`import`) may restore an export's nil over a value.
+            guard !strict else { throw mismatch("\(template.kindDescription) (null only where nil is stored)") }
             return value
         case (.bool, .bool): return value
-        case (.integer, .integer), (.integer, .unsignedInteger), (.unsignedInteger, .integer),
-            (.unsignedInteger, .unsignedInteger):
+        case (.integer, .integer), (.unsignedInteger, .unsignedInteger):
+            return value
+        case (.integer, .unsignedInteger), (.unsignedInteger, .integer):
+            // A stored integer's kind says on which side of Int64.max its value is, not its type's
+            // range: when `strict`, a value stays on that side (a signed integer where one is
+            // stored, none below 0 where one above Int64.max is); a document may cross it (an
+            // export of a UInt64 setting).
+            if strict, case .unsignedInteger = value { throw mismatch("integer from \(Int64.min) to \(Int64.max)") }
+            if strict, case .integer(let integer) = value, integer < 0 {
+                throw mismatch("integer from 0 to \(UInt64.max)")
+            }
             return value
         case (.integer, .double(let number)), (.unsignedInteger, .double(let number)):
-            if let integer = Int64(exactly: number) { return .integer(integer) }
-            if let integer = UInt64(exactly: number) { return .unsignedInteger(integer) }
-            throw mismatch("integer")
+            let integer: _StoredValue
+            if let signed = Int64(exactly: number) {
+                integer = .integer(signed)
+            } else if let unsigned = UInt64(exactly: number) {
+                integer = .unsignedInteger(unsigned)
+            } else {
+                throw mismatch("integer")
+            }
+            return try storedValue(integer, like: template, merging: merging, strict: strict)
         case (.float, _), (.double, _):
             let number: Double
             switch try realNumber(value, for: Double.self) {
@@ -270,10 +310,16 @@ enum JSONForm {
             return .uuid(uuid)
         case (.array(let elements), .array(let values)):
             return .array(
-                try values.map { try storedValue($0, like: elementTemplate(for: $0, among: elements), merging: false) })
+                try values.map {
+                    try storedValue(
+                        $0, like: elementTemplate(for: $0, among: elements), merging: false, strict: strict)
+                })
         case (.set(let elements), .array(let values)):
             return .set(
-                try values.map { try storedValue($0, like: elementTemplate(for: $0, among: elements), merging: false) })
+                try values.map {
+                    try storedValue(
+                        $0, like: elementTemplate(for: $0, among: elements), merging: false, strict: strict)
+                })
         case (.dictionary(let entries), .dictionary(let values)):
             var result = merging ? entries : [:]
             let storedValues = entries.values.filter { $0 != .null }
@@ -283,7 +329,8 @@ enum JSONForm {
             }
             for (name, element) in values.sorted(by: { $0.key < $1.key }) {
                 let elementTemplate = entries[name] ?? (element == .null ? element : common ?? element)
-                result[name] = try storedValue(element, like: elementTemplate, merging: merging)
+                result[name] = try storedValue(
+                    element, like: elementTemplate, merging: merging, strict: strict)
             }
             return .dictionary(result)
         default:

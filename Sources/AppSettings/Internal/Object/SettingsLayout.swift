@@ -1,7 +1,7 @@
 import Foundation
 
-/// What is known about the `@Setting` properties of one settings class, found once from the
-/// class's field metadata (``StoredFields``) and reused by every later instance.
+/// What is known about the `@Setting` properties of one settings class, found once by reflection
+/// (``StoredFields``) and reused by every later instance.
 struct SettingsLayout: @unchecked Sendable {
     /// The class's name (``settingsClassName(of:)``): the default key postfix, and for messages.
     let className: String
@@ -60,26 +60,29 @@ struct SettingsLayout: @unchecked Sendable {
     }
 
     private static func discover(_ object: AppSettingsObject) -> ([AnySettingSlot], SettingsLayout) {
-        let instance = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        let levels = StoredFields.byClass(of: Swift.type(of: object), upTo: AppSettingsObject.self).map { fields in
-            fields.compactMap { field -> (label: String, slot: AnySettingSlot)? in
-                guard let wrapper = field.type as? any _SettingWrapper.Type else { return nil }
-                let label = field.name.hasPrefix("_") ? String(field.name.dropFirst()) : field.name
-                return (label, slot(of: wrapper, at: instance + field.offset))
+        let levels = StoredFields.byClass(of: object, upTo: AppSettingsObject.self).map { fields in
+            fields.map { field -> (label: String, slot: AnySettingSlot) in
+                (field.name.hasPrefix("_") ? String(field.name.dropFirst()) : field.name, field.slot)
             }
         }
-        let found = levels.reversed().flatMap { $0 }
+        var found = levels.reversed().flatMap { $0 }
+        // Slots its initialization registered that reflection did not find: the class's
+        // reflection metadata was stripped. They work in memory, unnamed; nothing is stored.
+        let unfound = found.isEmpty && SlotRegistration.pendingCount > 0
+        if unfound, let pending = SlotRegistration.pop(SlotRegistration.pendingCount) {
+            found = pending.enumerated().map { ("(unnamed \($0.offset + 1))", $0.element) }
+        }
         SlotRegistration.remove(found.map(\.slot))
         // Registration pushes subclass properties first; record where each declared one lands.
         var pushedPosition: [ObjectIdentifier: Int] = [:]
-        for (position, entry) in levels.flatMap({ $0 }).enumerated() {
+        for (position, entry) in (unfound ? found : levels.flatMap({ $0 })).enumerated() {
             pushedPosition[ObjectIdentifier(entry.slot)] = position
         }
         let registrationOrder = found.map { pushedPosition[ObjectIdentifier($0.slot)] ?? 0 }
         var names: [String] = []
         var seen: Set<String> = []
-        var error: AppSettingsError?
         let className = settingsClassName(of: Swift.type(of: object))
+        var error: AppSettingsError? = unfound ? .settingsNotFound(settingsClass: className) : nil
         for entry in found {
             let name = entry.slot.explicitStoredName ?? entry.label
             if let explicit = entry.slot.explicitStoredName,
@@ -104,12 +107,6 @@ struct SettingsLayout: @unchecked Sendable {
         )
         return (found.map(\.slot), layout)
     }
-}
-
-/// The slot of the `@Setting` property of type `Wrapper` stored at `pointer` (in an object
-/// being initialized, which holds it).
-private func slot<Wrapper: _SettingWrapper>(of _: Wrapper.Type, at pointer: UnsafeRawPointer) -> AnySettingSlot {
-    pointer.load(as: Wrapper.self)._slot
 }
 
 /// Lets stored properties be recognized as settings without knowing their value type.

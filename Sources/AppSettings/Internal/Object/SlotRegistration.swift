@@ -7,7 +7,7 @@ import Foundation
 /// slot on a per-thread stack; `AppSettingsObject.init` pops the number of slots its class
 /// declares. A nested settings object created in a property initializer pushes and pops its own
 /// slots in between, so the stack stays balanced. The first instance of each class checks the
-/// popped slots against its stored properties (``StoredFields``) and records their order; later
+/// popped slots against its `@Setting` properties (``StoredFields``) and records their order; later
 /// instances skip that walk.
 enum SlotRegistration {
     private final class Stack {
@@ -51,6 +51,9 @@ enum SlotRegistration {
         stack.slots.removeLast(count)
         return popped
     }
+
+    /// How many slots were pushed and not popped on this thread.
+    static var pendingCount: Int { stack.slots.count }
 
     /// Removes the given slots wherever they are (after the walk of the stored properties found them).
     static func remove(_ slots: [AnySettingSlot]) {

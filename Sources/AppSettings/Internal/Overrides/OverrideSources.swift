@@ -151,27 +151,58 @@ enum ManagedConfigurationSource {
     }
 
     /// The file `AppSettings/<domain>/<key>.json` in the first of `directories` that has it.
+    ///
+    /// A file is parsed once per change: each object's creation looks at its status (`stat(2)`),
+    /// and takes what was read before while the file is the same (same inode, size, modification
+    /// and change times). A place that cannot be reached (a directory without permission) is
+    /// reported, not skipped. The file is an administrator's: it may be a link (configuration
+    /// managers link files into `/etc`), but a FIFO or a device is refused without blocking, and a
+    /// file over ``GuardedFile/maximumDocumentByteCount`` bytes is refused unread.
     static func read(key: String, domain: String, directories: [String]) -> Read {
         for path in filePaths(key: key, domain: domain, directories: directories) {
-            // `access(2)` rather than `FileManager`: every object of a set looks, at initialization.
-            guard access(path, F_OK) == 0 else { continue }
-            let url = URL(fileURLWithPath: path, isDirectory: false)
-            let data: Data
+            let version: GuardedFile.Version
             do {
-                data = try Data(contentsOf: url)
+                guard let found = try GuardedFile.version(of: path) else { continue }
+                version = found
             } catch {
-                return .unreadable(origin: path, value: "", reason: "it cannot be read: \(error)")
+                return .unreadable(origin: path, value: "", reason: "it cannot be reached: \(error)")
             }
-            guard let json = try? JSONSerialization.jsonObject(with: data),
-                case .dictionary(let entries)? = OverrideText.storedValue(ofParsed: json)
-            else {
-                return .unreadable(
-                    origin: path, value: String(decoding: data.prefix(200), as: UTF8.self),
-                    reason: "expected a JSON object of settings by stored name")
-            }
-            return .entries(entries, origin: path)
+            let known = managedFiles.withLock { $0[path] }
+            if let known, known.version == version { return known.read }
+            let read = parse(path)
+            managedFiles.withLock { $0[path] = (version, read, (known?.parses ?? 0) + 1) }
+            return read
         }
         return .none
+    }
+
+    private static func parse(_ path: String) -> Read {
+        let data: Data
+        do {
+            guard
+                let contents = try GuardedFile.read(
+                    path, limit: GuardedFile.maximumDocumentByteCount, followingLinks: true)
+            else { return .none }
+            data = contents
+        } catch {
+            return .unreadable(origin: path, value: "", reason: "it cannot be read: \(error)")
+        }
+        guard let json = try? JSONSerialization.jsonObject(with: data),
+            case .dictionary(let entries)? = OverrideText.storedValue(ofParsed: json)
+        else {
+            return .unreadable(
+                origin: path, value: String(decoding: data.prefix(200), as: UTF8.self),
+                reason: "expected a JSON object of settings by stored name")
+        }
+        return .entries(entries, origin: path)
+    }
+
+    /// What each managed file held when last read, by path, and how often it was parsed.
+    private static let managedFiles = Protected<[String: (version: GuardedFile.Version, read: Read, parses: Int)]>([:])
+
+    /// How often the managed file at `path` was parsed in this process (for tests).
+    static func parseCount(of path: String) -> Int {
+        managedFiles.withLock { $0[path]?.parses ?? 0 }
     }
 
     /// The places of a set's file, made once per process for each domain, key and directories

@@ -16,11 +16,19 @@ import Foundation
 /// `flock` locks belong to an open file description, so two threads of one process that each
 /// open the file exclude each other too.
 enum FileLock {
+    /// The longest a lock is waited for, in seconds, before the wait ends in an error naming the
+    /// file: the library's own holders keep a lock for milliseconds (one save, one read), so a
+    /// lock held longer belongs to a stuck or hostile process. Tests shorten it.
+    @TaskLocal static var waitLimit: Double = 10
+
     /// Runs `body` holding the lock on `path`: exclusive for a writer, which creates the file and
-    /// its directory as needed; shared for a reader where the lock can be had. A reader of a
-    /// configuration it cannot write (a read-only mount, settings provisioned by an administrator)
-    /// takes the lock through a read-only descriptor, or runs without it when there is no lock file
-    /// to open: writers replace the library's files by renaming, so a reader never sees half of one.
+    /// its directory (this user's only) as needed; shared for a reader where the lock can be had. A
+    /// reader of a configuration it cannot write (a read-only mount, settings provisioned by an
+    /// administrator) takes the lock through a read-only descriptor, or runs without it when there
+    /// is no lock file to open: writers replace the library's files by renaming, so a reader never
+    /// sees half of one. The lock file is never opened through a link, and one that is not a
+    /// regular file (a FIFO, a device) is refused without blocking. A lock held by another process
+    /// longer than ``waitLimit`` ends the wait in an error.
     /// A writer's failures are `storeFailed`, naming the file; a reader's are `readFailed`.
     static func withLock<T>(
         at path: String,
@@ -28,16 +36,36 @@ enum FileLock {
         key: String,
         _ body: () throws -> T
     ) throws -> T {
-        let descriptor = exclusive ? try openForWriting(path, key: key) : openForReading(path)
+        func failure(_ reason: String) -> AppSettingsError {
+            exclusive ? .storeFailed(key: key, reason: reason) : .readFailed(key: key, reason: reason)
+        }
+        let descriptor: Int32?
+        do {
+            descriptor = exclusive ? try openForWriting(path) : try openForReading(path)
+        } catch {
+            throw failure(
+                exclusive ? "\(path) could not be opened for writing, so nothing was written: \(error)" : "\(error)")
+        }
         guard let descriptor else { return try body() }
         defer { close(descriptor) }
-        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let limit = waitLimit
+        var pause: useconds_t = 100
+        while flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
             // Going on without the lock could drop another process's changes: a failure is loud.
-            guard errno == EINTR else {
-                let reason = "could not lock \(path): \(String(cString: strerror(errno)))"
-                throw exclusive
-                    ? AppSettingsError.storeFailed(key: key, reason: reason)
-                    : AppSettingsError.readFailed(key: key, reason: reason)
+            switch errno {
+            case EINTR:
+                continue
+            case EWOULDBLOCK:
+                guard Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < limit else {
+                    throw failure(
+                        "\(path) stayed locked by another process for more than \(limit) s (a process stuck "
+                            + "holding it?); " + (exclusive ? "nothing was written" : "nothing was read"))
+                }
+                usleep(pause)
+                pause = min(pause * 2, 5_000)
+            default:
+                throw failure("could not lock \(path): \(String(cString: strerror(errno)))")
             }
         }
         return try body()
@@ -53,7 +81,13 @@ enum FileLock {
         stoppingWhen shouldStop: () -> Bool,
         _ body: () throws -> T
     ) throws -> T {
-        let descriptor = try openForWriting(path, key: key)
+        let descriptor: Int32
+        do {
+            descriptor = try openForWriting(path)
+        } catch {
+            throw AppSettingsError.storeFailed(
+                key: key, reason: "\(path) could not be opened for writing, so nothing was written: \(error)")
+        }
         defer { close(descriptor) }
         let deadline = ContinuousClock.now + limit
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -78,35 +112,33 @@ enum FileLock {
         return try body()
     }
 
-    private static func openForWriting(_ path: String, key: String) throws -> Int32 {
-        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if descriptor < 0, errno == ENOENT {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+    private static func openForWriting(_ path: String) throws(GuardedFile.Problem) -> Int32 {
+        do {
+            return try GuardedFile.open(path, O_RDWR | O_CREAT)
+        } catch  where error.isMissing {
+            let directory = (path as NSString).deletingLastPathComponent
             do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try GuardedFile.createDirectories(directory)
             } catch {
-                throw AppSettingsError.storeFailed(
-                    key: key, reason: "\(directory.path) could not be created, so nothing was written: \(error)")
+                throw GuardedFile.Problem(description: "\(directory) could not be created: \(error)")
             }
-            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            return try GuardedFile.open(path, O_RDWR | O_CREAT)
         }
-        guard descriptor >= 0 else {
-            throw AppSettingsError.storeFailed(
-                key: key,
-                reason: "\(path) could not be opened for writing, so nothing was written: "
-                    + String(cString: strerror(errno)))
-        }
-        return descriptor
     }
 
-    /// A descriptor to take a shared lock through, or `nil` when none can be had.
-    private static func openForReading(_ path: String) -> Int32? {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if descriptor >= 0 { return descriptor }
-        let readOnly = open(path, O_RDONLY | O_CLOEXEC)
-        return readOnly >= 0 ? readOnly : nil
+    /// A descriptor to take a shared lock through, or `nil` when none can be had (no lock file,
+    /// and none can be made).
+    private static func openForReading(_ path: String) throws(GuardedFile.Problem) -> Int32? {
+        do {
+            return try GuardedFile.open(path, O_RDWR | O_CREAT)
+        } catch  where error.isMissing || error.isDenied {
+            do {
+                return try GuardedFile.open(path, O_RDONLY)
+            } catch  where error.isMissing || error.isDenied {
+                return nil
+            }
+        }
     }
-
 }
 
 /// One in-process lock per settings key: writers of one settings set in one process run one at a

@@ -115,21 +115,66 @@
         func readRecoveryCopy(forKey key: String) throws -> Data? {
             try location.checkKnown(key: key, writing: false)
             let path = location.recoveryCopyPath(forKey: key)
-            guard FileManager.default.fileExists(atPath: path) else { return nil }
             do {
                 return try RecoveryCopyFormat.archive(inFileAtPath: path)
             } catch {
-                throw AppSettingsError.readFailed(key: key, reason: "could not read \(path): \(error)")
+                throw AppSettingsError.readFailed(key: key, reason: "could not read the recovery copy: \(error)")
             }
         }
 
         /// Runs `write` (which sets and flushes the domain) while the recovery copy of `data` is
         /// written on another thread: the two take about as long, and this returns when both are done.
+        ///
+        /// All or nothing: when one of the two fails, the other is put back as it was (the domain's
+        /// value in memory and on disk, the copy's slot or file), so that both still hold the set
+        /// stored before, and the error says so; when that cannot be done either, the error says
+        /// which file holds which set.
         func writeFlushingRecoveryCopy(_ data: Data, forKey key: String, _ write: () throws -> Void) throws {
+            let previous = storedObject(forKey: key)
             let copy = RecoveryCopyWrite(location: location, key: key, data: data)
-            let result = Result { try write() }
-            try copy.wait()
-            try result.get()
+            let domainResult = Result { try write() }
+            let copyResult = copy.wait()
+            let copyPath = location.recoveryCopyPath(forKey: key)
+            switch (domainResult, copyResult) {
+            case (.success, .success):
+                return
+            case (.success, .failure(let copyError)):
+                restore(previous, forKey: key)
+                let outcome =
+                    synchronize()
+                    ? "the domain was put back to the set it held before: nothing was stored"
+                    : "\(location.domainFilePath) holds the new set and could not be put back; \(copyPath) holds the "
+                        + "set before"
+                throw AppSettingsError.storeFailed(key: key, reason: "\(reason(of: copyError)); \(outcome)")
+            case (.failure(let domainError), .success(let undo)):
+                restore(previous, forKey: key)
+                let outcome: String
+                do throws(AppSettingsError) {
+                    try copy.undo(undo)
+                    outcome = "the recovery copy was put back to the set before: nothing was stored"
+                } catch {
+                    outcome =
+                        "\(copyPath) holds the new set and could not be put back (\(reason(of: error))); the domain "
+                        + "holds the set before, which loads"
+                }
+                throw AppSettingsError.storeFailed(key: key, reason: "\(reason(of: domainError)); \(outcome)")
+            case (.failure(let domainError), .failure(let copyError)):
+                restore(previous, forKey: key)
+                throw AppSettingsError.storeFailed(
+                    key: key, reason: "\(reason(of: domainError)); \(reason(of: copyError)); nothing was stored")
+            }
+        }
+
+        /// Puts `object` (`nil`: nothing) back under `key` in memory, as it was before a write.
+        private func restore(_ object: Any?, forKey key: String) {
+            CFPreferencesSetAppValue(cfString(key), object.map { $0 as AnyObject }, location.applicationName)
+        }
+
+        private func reason(of error: any Error) -> String {
+            switch error {
+            case AppSettingsError.storeFailed(_, let reason): reason
+            default: "\(error)"
+            }
         }
 
         func removeRecoveryCopy(forKey key: String) throws {
@@ -147,7 +192,16 @@
         /// Runs `body` holding the domain's lock file; exclusive for writers, shared for readers.
         func withLock<T>(exclusive: Bool, key: String, _ body: () throws -> T) throws -> T {
             try location.checkKnown(key: key, writing: exclusive)
-            return try FileLock.withLock(at: location.lockFilePath, exclusive: exclusive, key: key, body)
+            return try FileLock.withLock(at: location.lockFilePath, exclusive: exclusive, key: key) {
+                // CoreFoundation opens the domain's file blocking and follows links: what is not a
+                // regular file there is refused before it is touched.
+                if let refusal = GuardedFile.refusalOfNonRegularFile(at: location.domainFilePath) {
+                    throw exclusive
+                        ? AppSettingsError.storeFailed(key: key, reason: refusal + "; nothing was written")
+                        : AppSettingsError.readFailed(key: key, reason: refusal)
+                }
+                return try body()
+            }
         }
     }
 
@@ -167,8 +221,13 @@
         /// `<configuration directory>/AppSettings/<domain>`: recovery copies and the lock file.
         let storeDirectoryPath: String
         let lockFilePath: String
+        /// `<configuration directory>/AppSettings`.
+        let parentOfStoreDirectoryPath: String
         /// Set when the suite of a `UserDefaults` could not be told: every read and write throws it.
         let unknownSuiteReason: String?
+        /// Set when the suite's name breaks ``StoreNames``' rules: every read and write throws
+        /// ``AppSettingsError/invalidSuiteName(name:reason:)``.
+        let invalidSuiteNameReason: String?
         private let keyFileNames = Protected<[String: String]>([:])
         /// Whether this process flushed the directories above ``storeDirectory`` (see
         /// ``flushStoreDirectory(key:)``).
@@ -177,12 +236,13 @@
         private init(suiteName: String?, unknownSuiteReason: String? = nil) {
             self.suiteName = suiteName
             self.unknownSuiteReason = unknownSuiteReason
+            invalidSuiteNameReason = suiteName.flatMap(StoreNames.problem(with:))
             domainName = suiteName ?? mainBundleIdentifier() ?? ProcessInfo.processInfo.processName
             applicationName = suiteName.map(cfString) ?? kCFPreferencesCurrentApplication
             let configuration = ConfigurationDirectory.path
             domainFilePath = appendingPathComponent(domainName + ".plist", to: configuration)
-            storeDirectoryPath = appendingPathComponent(
-                fileNameComponent(domainName), to: appendingPathComponent("AppSettings", to: configuration))
+            parentOfStoreDirectoryPath = appendingPathComponent("AppSettings", to: configuration)
+            storeDirectoryPath = appendingPathComponent(fileNameComponent(domainName), to: parentOfStoreDirectoryPath)
             lockFilePath = appendingPathComponent("domain.lock", to: storeDirectoryPath)
         }
 
@@ -248,7 +308,22 @@
 
         private static let cache = Protected<[String: DomainLocation]>([:])
 
+        /// Whether the library reads and writes this domain: its suite is known and its name valid.
+        var isUsable: Bool { unknownSuiteReason == nil && invalidSuiteNameReason == nil }
+
+        /// Throws unless reads and writes of `key` may go ahead here: the suite is known, its name
+        /// and the key follow ``StoreNames``' rules, and the library's directories are its own (not
+        /// a link, not another user's).
         func checkKnown(key: String, writing: Bool) throws(AppSettingsError) {
+            if let suiteName, let invalidSuiteNameReason {
+                throw .invalidSuiteName(name: suiteName, reason: invalidSuiteNameReason)
+            }
+            try StoreNames.check(key: key)
+            for directory in [storeDirectoryPath, parentOfStoreDirectoryPath] {
+                if let refusal = GuardedFile.refusalOfDirectory(at: directory) {
+                    throw writing ? .storeFailed(key: key, reason: refusal) : .readFailed(key: key, reason: refusal)
+                }
+            }
             guard let unknownSuiteReason else { return }
             throw writing
                 ? .storeFailed(key: key, reason: unknownSuiteReason) : .readFailed(key: key, reason: unknownSuiteReason)
@@ -339,60 +414,113 @@
         /// thread is busy, for instance in saves waiting for their copies.
         private static let queue = DispatchQueue(label: "AppSettings.recovery-copy", attributes: .concurrent)
         private let done = DispatchSemaphore(value: 0)
-        private let error = Protected<AppSettingsError?>(nil)
+        private let result = Protected<Result<Undo, AppSettingsError>?>(nil)
+        private let location: DomainLocation
+        private let key: String
+
+        /// How to take a written copy back.
+        enum Undo {
+            /// Make the slot at `offset` unreadable (its magic zeroed): the other slot, with the
+            /// copy before, is the newest whole one again.
+            case slot(offset: Int)
+            /// The file was made anew: put back the one before (`nil`: there was none).
+            case file(previous: Data?)
+        }
 
         init(location: DomainLocation, key: String, data: Data) {
+            self.location = location
+            self.key = key
             Self.queue.async { [self] in
+                let outcome: Result<Undo, AppSettingsError>
                 do throws(AppSettingsError) {
-                    try Self.write(data, key: key, location: location)
+                    outcome = .success(try write(data))
                 } catch {
-                    self.error.withLock { $0 = error }
+                    outcome = .failure(error)
                 }
+                result.withLock { $0 = outcome }
                 done.signal()
             }
         }
 
-        /// Waits until the copy is written; throws what writing it threw.
-        func wait() throws(AppSettingsError) {
+        /// Waits until the copy is written: how to take it back, or what writing it threw.
+        func wait() -> Result<Undo, AppSettingsError> {
             done.wait()
-            if let error = error.withLock({ $0 }) { throw error }
+            return result.withLock { $0! }
+        }
+
+        /// Takes a written copy back.
+        func undo(_ undo: Undo) throws(AppSettingsError) {
+            let target = location.recoveryCopyPath(forKey: key)
+            switch undo {
+            case .slot(let offset):
+                let descriptor = try open(target)
+                defer { close(descriptor) }
+                guard writeWhole(Data(count: RecoveryCopyFormat.magic.count), to: descriptor, at: offset),
+                    fdatasync(descriptor) == 0
+                else { throw systemError(key: key, "could not write \(target)") }
+            case .file(let previous?):
+                try replace(target, with: previous)
+            case .file(nil):
+                guard unlink(target) == 0 else { throw systemError(key: key, "could not remove \(target)") }
+                try location.flushStoreDirectory(key: key)
+            }
+        }
+
+        private func open(_ target: String) throws(AppSettingsError) -> Int32 {
+            guard let descriptor = try openIfPresent(target) else {
+                throw .storeFailed(key: key, reason: "\(target) is gone")
+            }
+            return descriptor
+        }
+
+        /// The copy opened for writing, never through a link; `nil` when there is none.
+        private func openIfPresent(_ target: String) throws(AppSettingsError) -> Int32? {
+            do {
+                return try GuardedFile.open(target, O_RDWR)
+            } catch  where error.isMissing {
+                return nil
+            } catch {
+                throw .storeFailed(key: key, reason: "could not open the recovery copy: \(error)")
+            }
         }
 
         /// In place when the file has two slots with room (see ``RecoveryCopyFormat``): the slot
         /// without the newest whole copy, then `fdatasync`. Otherwise a new file: temporary file,
         /// `fdatasync`, `rename`, then its directory flushed, so that after a power loss it is
         /// still this file.
-        private static func write(_ archive: Data, key: String, location: DomainLocation) throws(AppSettingsError) {
+        private func write(_ archive: Data) throws(AppSettingsError) -> Undo {
             let target = location.recoveryCopyPath(forKey: key)
-            let descriptor = open(target, O_RDWR | O_CLOEXEC)
-            let plan: RecoveryCopyFormat.Write
-            if descriptor >= 0 {
-                plan = RecoveryCopyFormat.write(archive, over: readWhole(descriptor))
-                if case .inPlace(let offset, let bytes) = plan {
+            var existing: Data?
+            if let descriptor = try openIfPresent(target) {
+                existing = Self.readWhole(descriptor)
+                if case .inPlace(let offset, let bytes) = RecoveryCopyFormat.write(archive, over: existing) {
                     let written = writeWhole(bytes, to: descriptor, at: offset) && fdatasync(descriptor) == 0
                     let error = written ? nil : systemError(key: key, "could not write \(target)")
                     close(descriptor)
                     if let error { throw error }
-                    return
+                    return .slot(offset: offset)
                 }
                 close(descriptor)
-            } else {
-                guard errno == ENOENT else { throw systemError(key: key, "could not open \(target)") }
-                plan = RecoveryCopyFormat.write(archive, over: nil)
             }
-            if case .replace(let file) = plan { try replace(target, with: file, key: key, location: location) }
+            guard case .replace(let file) = RecoveryCopyFormat.write(archive, over: existing) else {
+                preconditionFailure("a copy that is not there is written as a new file")
+            }
+            try replace(target, with: file)
+            return .file(previous: existing)
         }
 
-        private static func replace(
-            _ target: String,
-            with file: Data,
-            key: String,
-            location: DomainLocation
-        ) throws(AppSettingsError) {
+        /// Writes `file` to a new temporary file under a name nobody can foresee (`O_EXCL`, never
+        /// through a link), flushes it, renames it over `target` and flushes the directory.
+        private func replace(_ target: String, with file: Data) throws(AppSettingsError) {
+            let random = String(UInt64.random(in: .min ... .max), radix: 36)
             let temporary = appendingPathComponent(
-                ".\(location.keyFileName(key)).\(getpid()).tmp", to: location.storeDirectoryPath)
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw systemError(key: key, "could not create \(temporary)") }
+                ".\(location.keyFileName(key)).\(random).tmp", to: location.storeDirectoryPath)
+            let descriptor: Int32
+            do {
+                descriptor = try GuardedFile.open(temporary, O_WRONLY | O_CREAT | O_EXCL)
+            } catch {
+                throw .storeFailed(key: key, reason: "could not create a temporary file: \(error)")
+            }
             let complete = writeWhole(file, to: descriptor, at: 0)
             let synced = fdatasync(descriptor) == 0
             close(descriptor)
@@ -404,11 +532,11 @@
             try location.flushStoreDirectory(key: key)
         }
 
-        /// The file's bytes, or `nil` when they cannot be read or are far more than a set's copy
+        /// The file's bytes, or `nil` when they cannot be read or are more than a copy may have
         /// (the file is then made anew).
         private static func readWhole(_ descriptor: Int32) -> Data? {
             let size = lseek(descriptor, 0, SEEK_END)
-            guard size >= 0, size <= 64 * 1024 * 1024 else { return nil }
+            guard size >= 0, size <= RecoveryCopyFormat.maximumFileByteCount else { return nil }
             var data = Data(count: Int(size))
             let complete = data.withUnsafeMutableBytes { buffer -> Bool in
                 var done = 0
@@ -423,7 +551,7 @@
             return complete ? data : nil
         }
 
-        private static func writeWhole(_ data: Data, to descriptor: Int32, at offset: Int) -> Bool {
+        private func writeWhole(_ data: Data, to descriptor: Int32, at offset: Int) -> Bool {
             data.withUnsafeBytes { buffer -> Bool in
                 var done = 0
                 while done < buffer.count {

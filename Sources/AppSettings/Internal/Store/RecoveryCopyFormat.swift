@@ -38,9 +38,16 @@ enum RecoveryCopyFormat {
         newestSlot(in: file)?.archive ?? file
     }
 
-    /// The archive in the file at `path`, as ``newestArchive(in:)`` reads it.
-    static func archive(inFileAtPath path: String) throws -> Data {
-        newestArchive(in: try Data(contentsOf: URL(fileURLWithPath: path, isDirectory: false)))
+    /// The most bytes a copy file may have: one of a set as large as a domain may hold, with its
+    /// two slots and their room to grow, is about 2.5 times that (a plain archive, at most once).
+    /// A larger file is refused unread.
+    static let maximumFileByteCount = 3 * SettingsStore.maximumDomainByteCount
+
+    /// The archive in the file at `path`, as ``newestArchive(in:)`` reads it; `nil` when there is
+    /// no file. The file is read as ``GuardedFile`` reads (no link, no FIFO or device, at most
+    /// ``maximumFileByteCount`` bytes).
+    static func archive(inFileAtPath path: String) throws(GuardedFile.Problem) -> Data? {
+        try GuardedFile.read(path, limit: maximumFileByteCount).map(newestArchive(in:))
     }
 
     /// The whole slot with the highest generation, if any (`nil` also for a file that does not
@@ -61,10 +68,12 @@ enum RecoveryCopyFormat {
 
     static func write(_ archive: Data, over existing: Data?) -> Write {
         let newest = existing.flatMap(newestSlot(in:))
-        let generation = (newest?.generation ?? 0) &+ 1
+        // A generation that cannot grow (a damaged or hostile header) gets a new file, so that
+        // the older slot is never taken for the newer one.
+        let generation = newest.map { $0.generation == .max ? 1 : $0.generation + 1 } ?? 1
         // One whole slot is enough to tell the layout: a write interrupted in the other one left
         // this one as it was.
-        if let existing, let newest, headerSize + archive.count <= existing.count / 2 {
+        if let existing, let newest, newest.generation != .max, headerSize + archive.count <= existing.count / 2 {
             // The slot without the newest whole copy: the older one, or one a write left broken.
             return .inPlace(
                 offset: (1 - newest.index) * existing.count / 2, bytes: slotBytes(archive, generation: generation))

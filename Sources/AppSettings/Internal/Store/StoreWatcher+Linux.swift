@@ -19,12 +19,12 @@
         // with what was written meanwhile (`catchUp`), so it is still told within the delay.
 
         static func startWatching(_ store: SettingsStore) {
-            guard let location = store.preferencesDomain?.location, location.unknownSuiteReason == nil else { return }
+            guard let location = store.preferencesDomain?.location, location.isUsable else { return }
             InotifyWatcher.shared.retain(location.storeDirectoryPath)
         }
 
         static func stopWatching(_ store: SettingsStore) {
-            guard let location = store.preferencesDomain?.location, location.unknownSuiteReason == nil else { return }
+            guard let location = store.preferencesDomain?.location, location.isUsable else { return }
             InotifyWatcher.shared.release(location.storeDirectoryPath)
         }
 
@@ -33,11 +33,20 @@
 
         /// A file of `directory` changed: reported for the stores whose recovery copy it is.
         fileprivate static func fileChanged(_ name: String, in directory: String) {
+            // Only recovery copies tell a change (not the lock file, nor a temporary file).
+            guard name.hasSuffix(".archive"), !name.hasPrefix(".") else { return }
             let stored: Data
             do {
-                stored = try RecoveryCopyFormat.archive(inFileAtPath: appendingPathComponent(name, to: directory))
+                // Replaced or removed again since: its next event says more.
+                guard
+                    let bytes = try RecoveryCopyFormat.archive(
+                        inFileAtPath: appendingPathComponent(name, to: directory))
+                else { return }
+                stored = bytes
             } catch {
-                return  // replaced or removed again since: its next event says more
+                // A file the library would not read (too large, a link, a FIFO) is not reported.
+                Log.error("a change in \(directory) is not reported: \(error)")
+                return
             }
             report(
                 Change(
@@ -59,13 +68,11 @@
                         store.preferencesDomain.map { directories.contains($0.location.storeDirectoryPath) } ?? false
                     },
                     contents: { store in
-                        do {
-                            guard let domain = store.preferencesDomain else { return .nothing }
-                            let path = domain.location.recoveryCopyPath(forKey: store.key)
-                            return .bytes(try RecoveryCopyFormat.archive(inFileAtPath: path))
-                        } catch {
-                            return .nothing  // no copy yet (nothing stored), or replaced right now: its event tells
-                        }
+                        // No copy yet (nothing stored), or one the library would not read: nothing to tell.
+                        guard let domain = store.preferencesDomain else { return .nothing }
+                        let path = domain.location.recoveryCopyPath(forKey: store.key)
+                        return (try? RecoveryCopyFormat.archive(inFileAtPath: path)).flatMap { $0 }.map { .bytes($0) }
+                            ?? .nothing
                     }
                 ))
         }

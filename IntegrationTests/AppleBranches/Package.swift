@@ -49,6 +49,11 @@ let package = Package(
                 // Linux-only machinery: the recovery copy and inotify (Apple's daemon writes atomically
                 // and notify(3) tells other processes; the store's Apple tests are AppleBranchTests).
                 "RecoveryCopyTests.swift", "StoreWatcherTests.swift",
+                // A module of the main package built without reflection metadata (a build setting
+                // of that package's).
+                "TypeNameTests.swift",
+                // Hostile files, links and processes against the Linux store's own files.
+                "HostileMachineTests.swift",
                 // Compiled out (`#if os(Linux) && !APPLE_STAND_INS`), for the same reason: in
                 // DataSafetyTests, the four tests of the Linux domain file, recovery copy and lock
                 // file; in OverrideTests, the half of `configurationDirectories` that reads

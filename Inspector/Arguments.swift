@@ -6,6 +6,8 @@ struct Arguments {
     private(set) var values: [String: String] = [:]
     private(set) var flags: Set<String> = []
     private(set) var operands: [String] = []
+    /// Whether the suite was given with `--app-group` (its value is under `--suite`).
+    private(set) var isAppGroup = false
 
     init(_ arguments: ArraySlice<String>, options: Set<String>, flags allowedFlags: Set<String> = []) {
         var remaining = arguments
@@ -17,6 +19,15 @@ struct Arguments {
                 optionsEnded = true
             } else if allowedFlags.contains(argument) {
                 flags.insert(argument)
+            } else if argument == "--app-group", options.contains("--suite") {
+                // The suite of an App Group, made as the app makes it (`UserDefaults(appGroup:)`),
+                // so the tool takes the app's lock and posts the app's notice.
+                guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                    usageError("\(argument) needs a value")
+                }
+                guard values["--suite"] == nil else { usageError("give one of --suite and --app-group") }
+                values["--suite"] = value
+                isAppGroup = true
             } else if options.contains(argument) {
                 guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
                     usageError("\(argument) needs a value")

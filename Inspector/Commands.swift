@@ -12,7 +12,8 @@ func dump(_ arguments: ArraySlice<String>) {
     let sets: [String: Any]
     let source: String
     if let suite = options["--suite"] {
-        sets = StoredSettingsInspector.jsonObject(of: userDefaults(suite), key: options["--key"])
+        sets = StoredSettingsInspector.jsonObject(
+            of: userDefaults(suite, appGroup: options.isAppGroup), key: options["--key"])
         source = "suite '\(suite)'"
     } else {
         let path = options["--file"] ?? ""
@@ -120,13 +121,16 @@ func schema(_ arguments: ArraySlice<String>) {
 
 // MARK: Shared
 
-func userDefaults(_ suite: String) -> UserDefaults {
+/// The suite's `UserDefaults`; for an App Group, made with `UserDefaults(appGroup:)`, so that on
+/// Apple platforms the tool's writes take the lock file in the group's container and post the
+/// notice the app's live objects listen for, as the app's own writes do.
+func userDefaults(_ suite: String, appGroup: Bool) -> UserDefaults {
     do {
         try StoredSettingsEditor.check(suiteName: suite)
     } catch {
         fail(error.description)
     }
-    guard let userDefaults = UserDefaults(suiteName: suite) else {
+    guard let userDefaults = appGroup ? UserDefaults(appGroup: suite) : UserDefaults(suiteName: suite) else {
         fail("'\(suite)' is not a suite name UserDefaults accepts")
     }
     return userDefaults
@@ -140,7 +144,7 @@ func storedSet(
 ) -> (userDefaults: UserDefaults, key: String, values: [String: Any]) {
     let suite = options.required("--suite", for: command)
     let key = options.required("--key", for: command)
-    let defaults = userDefaults(suite)
+    let defaults = userDefaults(suite, appGroup: options.isAppGroup)
     guard let (fullKey, set) = StoredSettingsInspector.jsonObject(of: defaults, key: key).first else {
         fail("no settings set under '\(key)' in suite '\(suite)'")
     }

@@ -42,6 +42,10 @@ let usage = """
                "~ name: first -> second" changed (nested objects by dotted path)
 
       --suite NAME  the suite, read through UserDefaults(suiteName:)
+      --app-group NAME
+                    instead of --suite: an App Group's suite, through UserDefaults(appGroup:), as
+                    the app makes it: on Apple platforms set and import then take the group's lock
+                    file and post the notice the app's live objects listen for
       --file PATH   a domain file (.plist, binary or XML), one set's archive, or a Linux recovery
                     copy (~/.config/AppSettings/<domain>/<key>.archive), told apart by content
       --key KEY     one set: its full key (AppSettings.MySettings) or its postfix (MySettings)

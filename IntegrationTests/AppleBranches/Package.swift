@@ -24,10 +24,42 @@ let package = Package(
                 .enableUpcomingFeature("MemberImportVisibility"),
             ]
         ),
+        // The package's test library (a link to its folder), for the suite below.
+        .target(
+            name: "AppSettingsTesting",
+            dependencies: ["AppSettings"],
+            swiftSettings: [.define("APPLE_STAND_INS"), .enableUpcomingFeature("ExistentialAny")]
+        ),
         // The decoder's Apple branch, against Apple's NSCoder (see NSCoder+Apple.swift): compiled only.
         .target(
             name: "AppleCoder",
             swiftSettings: [.define("APPLE_STAND_INS_NSCODER"), .enableUpcomingFeature("ExistentialAny")]
+        ),
+        // The package's own test suite, on the library's Apple build over the model of Apple's
+        // behaviour (`TemporarySuite` makes `AppleUserDefaults`). Left out, each for one reason:
+        .testTarget(
+            name: "AppSettingsTestsOnModel",
+            dependencies: ["AppSettings", "AppSettingsTesting", "AppleStandIns"],
+            exclude: [
+                // Second processes: the host and the tool are built against corelibs' store, and
+                // the stand-ins' notices do not leave the process.
+                "ProcessTests.swift", "OverrideProcessTests.swift", "SharedSetProcessTests.swift",
+                "InspectorCommandTests.swift", "SettingsToolTests.swift",
+                "Support/ChildProcess.swift", "Support/BuiltExecutable.swift", "Support/ProcessTripleSettings.swift",
+                // Linux-only machinery: the recovery copy and inotify (Apple's daemon writes atomically
+                // and notify(3) tells other processes; the store's Apple tests are AppleBranchTests).
+                "RecoveryCopyTests.swift", "StoreWatcherTests.swift",
+                // A module of the main package built without reflection metadata (a build setting
+                // of that package's).
+                "TypeNameTests.swift",
+                // Hostile files, links and processes against the Linux store's own files.
+                "HostileMachineTests.swift",
+                // Compiled out (`#if os(Linux) && !APPLE_STAND_INS`), for the same reason: in
+                // DataSafetyTests, the four tests of the Linux domain file, recovery copy and lock
+                // file; in OverrideTests, the half of `configurationDirectories` that reads
+                // `$XDG_CONFIG_DIRS` files (Apple platforms read the managed app configuration).
+            ],
+            swiftSettings: [.define("APPLE_STAND_INS")]
         ),
         .testTarget(
             name: "AppleBranchTests",

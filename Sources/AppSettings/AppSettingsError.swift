@@ -44,6 +44,13 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Reading the store failed (a file the library keeps beside it could not be read); the
     /// settings keep what they held.
     case readFailed(key: String, reason: String)
+    /// The store holds a set that cannot be read now (Apple platforms: protected data before the
+    /// device's first unlock or during prewarming, when `UserDefaults` reads empty while its file
+    /// exists; Linux: a domain file or recovery copy that exists but cannot be read). A load keeps
+    /// the developer defaults and says so in ``AppSettingsObject/lastLoadError``; a
+    /// synchronization throws it and writes nothing, so the stored set is never overwritten. Once
+    /// the store can be read, the set loads, with unsaved changes kept on top.
+    case storeUnavailable(key: String, reason: String)
     /// A JSON document of settings (``AppSettingsObject/update(fromJSON:replacingAll:)``, the
     /// `appsettings` tool) is not JSON, not a JSON object, or has a `$schemaVersion` that is not an
     /// integer; nothing was changed.
@@ -102,6 +109,8 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "the settings key '\(printable(key))' cannot be used (\(reason)); nothing was read or written"
         case .readFailed(let key, let reason):
             "reading the settings under '\(key)' failed: \(reason)"
+        case .storeUnavailable(let key, let reason):
+            "the settings under '\(key)' cannot be read now (\(reason)); nothing was written, so the stored set is kept"
         case .malformedJSON(let reason):
             "the JSON document of settings could not be read: \(reason); nothing was changed"
         case .unknownSetting(let key, let setting):

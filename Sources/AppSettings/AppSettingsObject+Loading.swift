@@ -60,6 +60,7 @@ extension AppSettingsObject {
             found = try store.read(refresh: refresh)
         } catch {
             let error = error as? AppSettingsError ?? .readFailed(key: userDefaultsKey, reason: "\(error)")
+            if case .storeUnavailable = error { StoreAvailabilityWatcher.start() }
             _state.withLock { state in
                 state.lastLoadError = error
                 state.savedGeneration = state.generation

@@ -141,7 +141,11 @@ extension AppSettingsObject {
     func adoptWritten(_ decision: WriteDecision, over snapshot: Snapshot) -> [(
         object: AppSettingsObject, indices: [Int]
     )] {
-        _state.withLock { $0.stored = decision.stored }
+        _state.withLock { state in
+            state.stored = decision.stored
+            // The store was read for this write: it is available again.
+            if case .storeUnavailable? = state.lastLoadError { state.lastLoadError = nil }
+        }
         guard let merged = decision.merged else { return [] }
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
         adoptStoredValues(of: merged, over: snapshot, into: &adopted)

@@ -54,10 +54,61 @@ extension AppSettingsObject {
 
     /// Told that another instance or process wrote the stored set: reloads if asked to and
     /// clean, then posts ``storedSettingsDidChangeNotification`` and yields the event.
+    /// When the last load found the store unavailable (``AppSettingsError/storeUnavailable(key:reason:)``)
+    /// and it can be read now: loads what it holds into every setting not changed since, so the
+    /// changes made meanwhile stay on top, unsaved. Called when protected data becomes available.
+    final func reloadIfStoreBecameAvailable() {
+        guard embeddingParent == nil, case .storeUnavailable? = _state.withLock({ $0.lastLoadError }) else { return }
+        var snapshot = takeSnapshot()
+        snapshot.excludeChangesSinceLastLoad()
+        let scratch = makeScratchCopy(copyingValues: false)
+        scratch.resetToDeveloperDefaults()
+        let error = scratch.loadStoredState(refresh: true)
+        if case .storeUnavailable? = error { return }
+        var adopted: [(object: AppSettingsObject, indices: [Int])] = []
+        adoptStoredValues(of: scratch, over: snapshot, into: &adopted)
+        let loadState = scratch._state.withLock { $0 }
+        _state.withLock { state in
+            // Only if no synchronization took the store's set meanwhile.
+            if case .storeUnavailable? = state.lastLoadError { state.takeLoadState(of: loadState) }
+        }
+        for (object, indices) in adopted { object.announce(indices, propagatesToParent: false) }
+        if let error { Log.error("\(type(of: self)): loading what the store holds now that it can be read: \(error)") }
+    }
+
     final func storedSettingsDidChange() {
         if _state.withLock({ $0.reloadsWhenStoredSettingsChange }) { reloadIfClean() }
         let continuations = _state.withLock { Array($0.continuations.values) }
         NotificationCenter.default.post(name: Self.storedSettingsDidChangeNotification, object: self)
         for continuation in continuations { continuation.yield(.storedSettingsChanged) }
     }
+}
+
+/// Loads the sets that could not be read when protected data becomes available (Apple platforms:
+/// UIKit's `protectedDataDidBecomeAvailableNotification`, "posts when the protected files become
+/// available for your code to access", and AppKit's; observed by name, Foundation only). Started
+/// by the first load that finds a store unavailable. Elsewhere, and in an extension, which gets
+/// neither notification, the next synchronization reads the store again and merges.
+enum StoreAvailabilityWatcher {
+    private static let queue = DispatchQueue(label: "AppSettings.storeAvailability")
+    private static let names = [
+        Notification.Name("UIApplicationProtectedDataDidBecomeAvailable"),
+        Notification.Name("NSApplicationProtectedDataDidBecomeAvailableNotification"),
+    ]
+
+    static func start() { _ = started }
+
+    private static let started: Bool = {
+        for name in names {
+            // Posted on the main thread: the reload runs on a queue of its own.
+            _ = NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { _ in
+                queue.async {
+                    for object in StoreRegistry.liveObjects(where: { _ in true }) {
+                        object.reloadIfStoreBecameAvailable()
+                    }
+                }
+            }
+        }
+        return true
+    }()
 }

@@ -82,6 +82,15 @@ extension AppSettingsObject {
         applyOverrides(sources: sources, managed: nil, announcing: isPublished, force: true)
     }
 
+    /// ``refreshManagedConfiguration()``, when what managed configuration holds for this object
+    /// differs from what it found last: read without the object's locks, so an object whose
+    /// configuration did not change never waits for its save in flight.
+    final func refreshManagedConfigurationIfChanged() {
+        guard let overrides = _state.withLock({ $0.overrides }) else { return }
+        guard readManagedConfiguration(overrides.sources) != overrides.managed else { return }
+        refreshManagedConfiguration()
+    }
+
     /// Applies the overrides found last again (a nested settings object was replaced).
     final func reapplyOverrides() {
         guard let state = _state.withLock({ $0.overrides }) else { return }
@@ -421,13 +430,18 @@ extension AppSettingsKeyPathMembers {
 /// `UserDefaults.didChangeNotification` then. (corelibs posts it for no file; on Linux, post it
 /// yourself to have the files read again, or call `resetToUserDefaults()`.)
 ///
-/// The refresh runs on the posting thread, so what the poster reads next is up to date, unless
-/// that thread is inside a synchronization (`UserDefaults` posts for the library's own writes on
-/// Apple platforms; `validate:` or `checkAfterDecode()` may write): then it runs on a queue of its
-/// own, since it must not wait for the synchronization's lock nor call observers from inside it.
+/// The refresh runs on a queue of its own, never on the posting thread. Apple's `UserDefaults`
+/// posts the notification "on the same thread you used to make the change", for every change:
+/// the library's own writes post it while holding a domain's lock (a removal holds the key's
+/// lock, and a synchronization of another object of the key holds that object's lock while it
+/// waits for the key's), and every `@AppStorage` write on the main thread posts it too. A refresh
+/// takes each live object's synchronization lock, which a save holds while it waits for an App
+/// Group's lock file; on the posting thread it would deadlock the first and hang the second. The
+/// posting thread only queues the refresh (it takes no lock of the library); on the queue, an
+/// object whose managed configuration did not change is compared under its state's lock alone
+/// and never waits for its synchronization.
 enum ManagedConfigurationWatcher {
     private static let queue = DispatchQueue(label: "AppSettings.managedConfiguration")
-    private static let isRefreshPending = Protected(false)
 
     static func start() { _ = started }
 
@@ -435,28 +449,19 @@ enum ManagedConfigurationWatcher {
         _ = NotificationCenter.default.addObserver(
             forName: UserDefaults.didChangeNotification, object: nil, queue: nil
         ) { _ in
-            guard InsideSynchronization.flag.isSet else {
-                refreshLiveObjects()
-                return
-            }
-            // Several notifications before the queue runs make one refresh.
-            let isNew = isRefreshPending.withLock { pending in
-                defer { pending = true }
-                return !pending
-            }
-            guard isNew else { return }
             queue.async {
-                isRefreshPending.withLock { $0 = false }
-                refreshLiveObjects()
+                for object in StoreRegistry.liveObjects(where: { _ in true }) {
+                    object.refreshManagedConfigurationIfChanged()
+                }
             }
         }
         return true
     }()
 
-    private static func refreshLiveObjects() {
-        for object in StoreRegistry.liveObjects(where: { _ in true }) {
-            object.refreshManagedConfiguration()
-        }
+    /// Waits until the refreshes asked for so far have run (tests, and code that changed managed
+    /// configuration and reads the settings next).
+    static func waitForPendingRefreshes() {
+        queue.sync {}
     }
 }
 

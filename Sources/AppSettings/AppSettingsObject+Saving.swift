@@ -26,8 +26,10 @@ extension AppSettingsObject {
     /// Calling it on a nested settings object synchronizes the object it is nested in.
     ///
     /// - Throws: ``AppSettingsError`` when the key postfix is empty, a value cannot be encoded or
-    ///   the archive exceeds the platform's limit (3 MiB; 512 KiB on tvOS and watchOS; nothing is
-    ///   written then), or when the store cannot be written
+    ///   the set exceeds the platform's limit (its domain, every key counted, may hold 4 MiB less
+    ///   64 KiB; 1 MiB less 64 KiB on tvOS and watchOS; nothing is written then), when the stored
+    ///   set cannot be read now (``AppSettingsError/storeUnavailable(key:reason:)``: protected
+    ///   data before the first unlock; nothing is written), or when the store cannot be written
     ///   (``AppSettingsError/storeFailed(key:reason:)``: `UserDefaults` may hold the new set
     ///   already, but without its recovery copy on Linux). In every case the object keeps its
     ///   unsaved changes, so the next synchronization tries again.
@@ -101,6 +103,13 @@ extension AppSettingsObject {
         var savedGeneration: UInt64 = 0
         var changeGenerations: [UInt64] = []
         var cloud = CloudSnapshot()
+
+        /// Makes the snapshot's moment the last load or save (nested objects' too), so that what
+        /// is adopted over it leaves every setting changed since untouched.
+        mutating func excludeChangesSinceLastLoad() {
+            generation = savedGeneration
+            for index in nested.keys { nested[index]?.excludeChangesSinceLastLoad() }
+        }
 
         /// Whether the setting at `index` changed since the last load or save.
         func changedSinceBase(_ index: Int) -> Bool {

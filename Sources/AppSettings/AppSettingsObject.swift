@@ -59,11 +59,9 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// Held by ``synchronizeToUserDefaults()`` from snapshot to write. (It guards an unused `Int`:
     /// with a zero-sized value, ThreadSanitizer reports the lock's own accesses as races.)
     let _synchronization = Protected(0)
-    /// Runs `body` holding ``_synchronization``, with ``InsideSynchronization`` set on this thread.
+    /// Runs `body` holding ``_synchronization``.
     final func withSynchronizationLock<T>(_ body: () throws -> T) rethrows -> T {
-        try InsideSynchronization.flag.whileSet { () throws -> T in
-            try _synchronization.withLock { _ in try body() }
-        }
+        try _synchronization.withLock { _ in try body() }
     }
 
     /// Observation's registrar, for per-setting tracking.

@@ -228,7 +228,7 @@ struct OverrideTests {
         }
         #expect(fired.values.isEmpty, "the search for the setting is not the caller's to see")
         setManaged(["theme": "system"])
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        postUserDefaultsChange()
         #expect(!fired.values.isEmpty)
         #expect(settings.theme == .system)
     }
@@ -341,15 +341,15 @@ struct OverrideTests {
         let fired = observingName(of: settings)
 
         setManaged(["name": "second", "volume": 6])
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
-        #expect(settings.name == "second", "applied on the posting thread")
+        postUserDefaultsChange()
+        #expect(settings.name == "second", "applied once the watcher's queue ran")
         #expect(settings.volume == 6 && settings.source(of: \.volume) == .managed)
         #expect(notifications.names.values.contains { $0.contains("name") })
         #expect(!fired.values.isEmpty)
         #expect(!settings.hasUnsavedChanges)
 
         setManaged(nil)
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        postUserDefaultsChange()
         #expect(settings.name == "argument")
         #expect(settings.source(of: \.name) == .launchArgument)
         #expect(settings.volume == 3)
@@ -366,10 +366,10 @@ struct OverrideTests {
         setManaged(["level": 2])
         // The refresh this post runs holds the object's synchronization lock while validate:
         // posts again; a refresh run right there would wait for that lock forever.
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        postUserDefaultsChange()
         #expect(settings.level == 2)
         setManaged(["level": 3])
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        postUserDefaultsChange()
         #expect(settings.level == 3)
     }
 
@@ -413,7 +413,7 @@ struct OverrideTests {
         while threads.contains(where: { !$0.isFinished }) { usleep(10_000) }
         #expect(problems.withLock { $0 } == [])
         setManaged(nil)
-        NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: suite.userDefaults)
+        postUserDefaultsChange()
         let last = lastAssigned.withLock { $0 }
         #expect(settings.name == last, "the user's last assignment, once the override is gone")
         #expect(settings.source(of: \.name) == .stored)
@@ -451,7 +451,8 @@ struct OverrideTests {
             ])
         #expect(ManagedConfigurationSource.configurationDirectories(environment: [:]) == ["/etc/xdg"])
 
-        #if os(Linux)
+        // The Linux store only (the model of Apple's: see IntegrationTests/AppleBranches/Package.swift).
+        #if os(Linux) && !APPLE_STAND_INS
             // The domain of a suite is its name.
             func writeForSuite(_ json: String) throws {
                 let folder = directories[0].appendingPathComponent("AppSettings/\(suite.name)")
@@ -469,6 +470,13 @@ struct OverrideTests {
             #expect(settings.volume == 8)
         #endif
     }
+}
+
+/// Posts `UserDefaults.didChangeNotification`, as Apple's `UserDefaults` does for a change, and
+/// waits for the refresh it starts on the watcher's queue.
+private func postUserDefaultsChange() {
+    NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: nil)
+    ManagedConfigurationWatcher.waitForPendingRefreshes()
 }
 
 /// `source(of:)` of a setting whose stored value could not be read: its developer default.

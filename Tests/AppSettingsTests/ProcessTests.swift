@@ -11,6 +11,17 @@
     /// Not serialized: every test has its own suite, and the host processes only touch that suite.
     @Suite("Processes", .capturedLibraryLog)
     struct ProcessTests {
+        @Test("the test host is found from the image of the test code alone, as under swiftpm-testing-helper")
+        func theHostIsFoundFromTheTestBundle() throws {
+            // On macOS the process is SwiftPM's testing helper, outside the build directory: what
+            // the process's executable and argv[0] give leads nowhere there.
+            let helper = URL(fileURLWithPath: "/usr/libexec/swift/pm/swiftpm-testing-helper")
+            #expect(BuiltExecutable.url(named: "AppSettingsTestHost", searchingUpFrom: [helper]) == nil)
+            let image = try #require(BuiltExecutable.imageOfThisCode)
+            #expect(BuiltExecutable.url(named: "AppSettingsTestHost", searchingUpFrom: [helper, image]) != nil)
+            #expect(BuiltExecutable.candidates.first == image)
+        }
+
         /// Not under ThreadSanitizer: a sanitized host that traps takes seconds to report, and once
         /// left corelibs' `Process.waitUntilExit()` waiting after it had gone. The plain test run
         /// (`swift test`, twice in `.ci/run`) covers it.

@@ -87,6 +87,17 @@ import Testing
             try expectRefused(["get", "--suite", suite.name, "--key", "Missing", "int"], mentioning: "'Missing'")
         }
 
+        @Test("--app-group names the suite as UserDefaults(appGroup:) makes it; one of it and --suite")
+        func appGroup() throws {
+            _ = try storedAllTypes()
+            let group = ["--app-group", suite.name, "--key", "AllTypesSettings"]
+            _ = try run(["set"] + group + ["int", "5"])
+            #expect(try run(["get"] + group + ["int"]) == "5\n")
+            #expect(try reloaded().int == 5)
+            let both = try Inspector.run(["get", "--suite", suite.name] + group + ["int"])
+            #expect(both.status == 2 && both.errors.contains("one of --suite and --app-group"))
+        }
+
         @Test("set types each value like the value stored for it")
         func setEveryKind() throws {
             _ = try storedAllTypes()

@@ -26,7 +26,7 @@ final class SharedInstanceTests {
     private static func removeStoredKeys() {
         for key in keys { UserDefaults.standard.removeObject(forKey: key) }
         UserDefaults.standard.synchronize()
-        #if os(Linux)
+        #if os(Linux) && !APPLE_STAND_INS
             // The library's files for those keys, and its folder for the domain when nothing else
             // is in it, so that the tests leave the configuration directory as they found it.
             let location = DomainLocation.of(suiteNamed: nil)

@@ -1,5 +1,9 @@
 import Foundation
 
+#if APPLE_STAND_INS
+    import AppleStandIns
+#endif
+
 /// The form in which a setting's value is stored: one node of a keyed archive.
 ///
 /// Each case maps to what `NSKeyedArchiver` writes for the matching Foundation object (or, for a
@@ -170,14 +174,18 @@ extension _StoredValue {
         {
             return .unsignedInteger(unsigned)
         }
-        if type != Bool.self, type != Float.self, type != Double.self, !(value is NSNumber),
+        // A Swift integer by its own type: on Darwin it also casts to `NSNumber`, whose `objCType`
+        // for an `Int8` is "c", the type a Boolean reports.
+        if !(type is NSObject.Type), type != Bool.self, type != Float.self, type != Double.self,
             let integer = value as? any BinaryInteger
         {
             return Int64(exactly: integer).map(_StoredValue.integer)
         }
-        guard let number = value as? NSNumber else { return nil }
-        switch String(cString: number.objCType) {
-        case "c", "B": return .bool(number.boolValue)
+        guard let number = bridgedNumber(value) else { return nil }
+        switch objCType(of: number) {
+        case "B": return .bool(number.boolValue)
+        // A `char`: a Boolean only if it is one (`CFBoolean`), else an integer made from a `char`.
+        case "c": return isBoolean(number) ? .bool(number.boolValue) : .integer(number.int64Value)
         case "f": return .float(number.floatValue)
         case "d": return .double(number.doubleValue)
         case "Q", "L", "I", "S", "C":
@@ -186,6 +194,30 @@ extension _StoredValue {
         default: return .integer(number.int64Value)
         }
     }
+}
+
+/// `value as? NSNumber`; in the stand-in build, as Darwin bridges it (the model's `DarwinBridging`).
+private func bridgedNumber(_ value: Any) -> NSNumber? {
+    #if APPLE_STAND_INS
+        DarwinBridging.number(value)
+    #else
+        value as? NSNumber
+    #endif
+}
+
+/// Whether `number` is a Boolean (`CFBoolean` on Darwin, `__NSCFBoolean` in corelibs), not a
+/// number made from a `char`, which reports the same `objCType`.
+private func isBoolean(_ number: NSNumber) -> Bool {
+    type(of: number) == type(of: NSNumber(value: true))
+}
+
+/// `number.objCType`; in the stand-in build, the type Darwin gives it.
+private func objCType(of number: NSNumber) -> String {
+    #if APPLE_STAND_INS
+        DarwinBridging.objCType(of: number)
+    #else
+        String(cString: number.objCType)
+    #endif
 }
 
 // MARK: - Foundation-object form

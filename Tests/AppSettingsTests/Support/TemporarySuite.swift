@@ -2,6 +2,10 @@ import Foundation
 
 @testable import AppSettings
 
+#if APPLE_STAND_INS
+    import AppleStandIns
+#endif
+
 /// A fresh, uniquely named `UserDefaults` suite that removes itself (its domain file and the
 /// library's recovery copies) when released. Every test makes its own, so tests run in parallel.
 ///
@@ -17,13 +21,27 @@ final class TemporarySuite: @unchecked Sendable {
     init(inMemory: Bool = false) {
         name = "AppSettingsTests-" + UUID().uuidString
         isInMemory = inMemory
-        userDefaults = inMemory ? InMemoryUserDefaults(storage: .named(name)) : UserDefaults(suiteName: name)!
+        userDefaults = inMemory ? InMemoryUserDefaults(storage: .named(name)) : Self.userDefaults(suiteNamed: name)
     }
 
     /// A suite for tests about settings, not files: in memory, unless the environment asks for
-    /// real suites.
+    /// real suites. On the model of Apple's behaviour (IntegrationTests/AppleBranches) every suite
+    /// is a real one, behaving as Apple's.
     static func forSettings() -> TemporarySuite {
-        TemporarySuite(inMemory: ProcessInfo.processInfo.environment["APPSETTINGS_TESTS_STORE"] != "userDefaults")
+        #if APPLE_STAND_INS
+            TemporarySuite(inMemory: false)
+        #else
+            TemporarySuite(inMemory: ProcessInfo.processInfo.environment["APPSETTINGS_TESTS_STORE"] != "userDefaults")
+        #endif
+    }
+
+    /// A `UserDefaults` of the suite; on the model of Apple's behaviour, one that behaves as Apple's.
+    private static func userDefaults(suiteNamed name: String) -> UserDefaults {
+        #if APPLE_STAND_INS
+            AppleUserDefaults(suiteName: name)!
+        #else
+            UserDefaults(suiteName: name)!
+        #endif
     }
 
     deinit {
@@ -52,7 +70,7 @@ final class TemporarySuite: @unchecked Sendable {
 
     /// A second `UserDefaults` instance for the same suite.
     func another() -> UserDefaults {
-        isInMemory ? InMemoryUserDefaults(storage: .named(name)) : UserDefaults(suiteName: name)!
+        isInMemory ? InMemoryUserDefaults(storage: .named(name)) : Self.userDefaults(suiteNamed: name)
     }
 }
 

@@ -26,25 +26,61 @@ public enum AppleProcess {
 }
 
 extension FileManager {
+    // documentation/foundation/filemanager/containerurl(forsecurityapplicationgroupidentifier:):
+    // "In iOS, the value is nil when the group identifier is invalid. In macOS, a URL of the
+    // expected form is always returned, even if the app group is invalid" (AppleBehaviour.swift:
+    // `AppleProcess.platform`; on macOS an invalid group's directory cannot be made).
     public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? {
         AppleProcess.lock.lock()
         defer { AppleProcess.lock.unlock() }
-        guard AppleProcess.appGroups.contains(groupIdentifier) else { return nil }
+        guard AppleProcess.appGroups.contains(groupIdentifier) else {
+            guard AppleProcess.platform == .macOS else { return nil }
+            return AppleProcess.unentitledContainersDirectory.appendingPathComponent(groupIdentifier, isDirectory: true)
+        }
         return AppleProcess.containersDirectory.appendingPathComponent(groupIdentifier, isDirectory: true)
     }
 }
 
 extension ProcessInfo {
+    // documentation/foundation/processinfo/performexpiringactivity(withreason:using:): "Performs
+    // the specified block asynchronously and notifies you if the process is about to be
+    // suspended." The block's parameter: "expired: A Boolean indicating whether the process is
+    // about to be suspended. If the value is true, the process is about to be suspended so you
+    // should take whatever steps are needed to stop in progress work." So the block may be called
+    // with `true` at once (refused), or with `false` and then, while that call still runs, a second
+    // time with `true` (AppleBehaviour.swift: `AppleProcess.expiringActivityAnswer`).
     @available(macOS, unavailable)
     public func performExpiringActivity(withReason reason: String, using block: @escaping @Sendable (Bool) -> Void) {
         AppleProcess.lock.lock()
-        let refused = AppleProcess.isBeingSuspended
+        let answer = AppleProcess.isBeingSuspended ? .refused : AppleProcess.expiringActivityAnswer
+        let refused: Bool
+        if case .refused = answer { refused = true } else { refused = false }
         AppleProcess.expiringActivities.begun += 1
         if refused { AppleProcess.expiringActivities.refused += 1 }
         AppleProcess.lock.unlock()
-        // Asynchronously, on another queue: `false` while the assertion is held, or `true` at once
-        // when it is refused.
-        DispatchQueue.global().async { block(refused) }
+        guard case .expiresWhileRunning(let delay) = answer else {
+            DispatchQueue.global().async { block(refused) }
+            return
+        }
+        let running = NSLock()
+        nonisolated(unsafe) var isRunning = true
+        DispatchQueue.global().async {
+            block(false)
+            running.lock()
+            isRunning = false
+            running.unlock()
+        }
+        let nanoseconds = UInt64(delay.components.seconds) * 1_000_000_000
+            + UInt64(delay.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            running.lock()
+            let stillRunning = isRunning
+            running.unlock()
+            guard stillRunning else { return }
+            block(true)
+            // The expired call returned: the process is suspended now.
+            AppleProcess.whenSuspended?()
+        }
     }
 }
 

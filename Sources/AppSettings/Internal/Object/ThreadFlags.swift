@@ -1,7 +1,6 @@
 import Foundation
 
-// Per-thread switches: scratch copies that skip loading, and code running inside a
-// synchronization.
+// Per-thread switches: scratch copies that skip loading.
 
 /// A switch of the current thread, set while a body runs.
 final class ThreadFlag: Sendable {
@@ -32,12 +31,4 @@ enum LoadSuppression {
     static func withSuppressedLoading<T>(_ body: () -> T) -> T {
         flag.whileSet(body)
     }
-}
-
-/// Set while this thread holds an object's `_synchronization` (see
-/// ``AppSettingsObject/withSynchronizationLock(_:)``): what is posted from there (`UserDefaults`
-/// posts `didChangeNotification` for each write on Apple platforms) must not wait for that lock
-/// nor call observers, who may synchronize.
-enum InsideSynchronization {
-    static let flag = ThreadFlag()
 }

@@ -71,6 +71,47 @@ enum FileLock {
         return try body()
     }
 
+    /// Runs `body` holding the exclusive lock on `path`, waiting for it at most `limit`, and no
+    /// longer once `shouldStop` says so: both are `storeFailed`, nothing written. For the writers
+    /// of an App Group on Apple platforms, which must not wait while the app is being suspended.
+    static func withLock<T>(
+        at path: String,
+        key: String,
+        waitingAtMost limit: Duration,
+        stoppingWhen shouldStop: () -> Bool,
+        _ body: () throws -> T
+    ) throws -> T {
+        let descriptor: Int32
+        do {
+            descriptor = try openForWriting(path)
+        } catch {
+            throw AppSettingsError.storeFailed(
+                key: key, reason: "\(path) could not be opened for writing, so nothing was written: \(error)")
+        }
+        defer { close(descriptor) }
+        let deadline = ContinuousClock.now + limit
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw AppSettingsError.storeFailed(
+                    key: key, reason: "could not lock \(path): \(String(cString: strerror(errno)))")
+            }
+            if shouldStop() {
+                throw AppSettingsError.storeFailed(
+                    key: key,
+                    reason: "the app is about to be suspended, so it stopped waiting for \(path) (held by another "
+                        + "process of the App Group); nothing was written")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw AppSettingsError.storeFailed(
+                    key: key,
+                    reason:
+                        "\(path) stayed locked by another process of the App Group for \(limit); nothing was written")
+            }
+            usleep(5_000)
+        }
+        return try body()
+    }
+
     private static func openForWriting(_ path: String) throws(GuardedFile.Problem) -> Int32 {
         do {
             return try GuardedFile.open(path, O_RDWR | O_CREAT)

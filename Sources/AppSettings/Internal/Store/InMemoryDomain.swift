@@ -85,6 +85,7 @@ struct InMemoryDomain: StorageDomain {
     func synchronize() -> Bool { true }
     var synchronizeFailure: String { "the in-memory store \(storage.name) could not be written" }
 
+    func unavailability(forKey key: String) -> String? { nil }
     func readRecoveryCopy(forKey key: String) throws -> Data? { nil }
     func writeFlushingRecoveryCopy(_ data: Data, forKey key: String, _ write: () throws -> Void) throws {
         try write()

@@ -76,6 +76,43 @@
 
         func refresh() { userDefaults.synchronize() }
 
+        /// Where the preferences daemon keeps the domain's file, for telling a domain that reads
+        /// empty because its file is protected from one that holds nothing: in the App Group's
+        /// container for a group's suite, else in the app's home (its container when sandboxed).
+        /// `nil` for a suite whose name is not known.
+        var preferencesFileURL: URL? {
+            guard let name else { return nil }
+            let home =
+                lockDirectory != nil
+                ? FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: name)
+                : URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
+            return home?.appendingPathComponent("Library/Preferences/\(name).plist", isDirectory: false)
+        }
+
+        /// Why the domain, which reads nothing under `key`, may hold it all the same: its file is
+        /// there but `UserDefaults` reads it empty. Before the device's first unlock (and in a
+        /// prewarmed launch) the file is under data protection, "so you can't access it prior to
+        /// first unlock" (Apple DTS), and `UserDefaults` reads every key as missing. `nil` when
+        /// the file is absent, or readable without the key: nothing is stored.
+        func unavailability(forKey key: String) -> String? {
+            guard let file = preferencesFileURL, FileManager.default.fileExists(atPath: file.path) else { return nil }
+            let contents: Any
+            do {
+                contents = try PropertyListSerialization.propertyList(
+                    from: try Data(contentsOf: file), format: nil)
+            } catch let error as CocoaError where error.code == .fileReadNoPermission {
+                return "its file \(file.path) cannot be read yet: protected data before the device's first unlock"
+            } catch {
+                // Damaged or unreadable for another reason: `UserDefaults` reads it as empty too,
+                // and waiting would not bring the set back. Taken as nothing stored, as before.
+                Log.error("\(key): \(file.path) could not be read: \(error)")
+                return nil
+            }
+            guard (contents as? [String: Any])?[key] != nil else { return nil }
+            return "UserDefaults reads nothing while its file \(file.path) holds the set: protected data before "
+                + "the device's first unlock, or a prewarmed launch"
+        }
+
         func readRecoveryCopy(forKey key: String) throws -> Data? { nil }
         func writeFlushingRecoveryCopy(_ data: Data, forKey key: String, _ write: () throws -> Void) throws {
             try write()
@@ -100,7 +137,22 @@
                 ).path
                 return try BackgroundAssertion.whileHeld(
                     reason: "AppSettings: writing the settings \(key)",
-                    { try FileLock.withLock(at: path, exclusive: true, key: key, body) },
+                    { isExpiring in
+                        // Waits a bounded time, and stops waiting, or does not write, once the
+                        // process is about to be suspended: it must not be suspended holding the file.
+                        try FileLock.withLock(
+                            at: path, key: key, waitingAtMost: BackgroundAssertion.lockWaitLimit,
+                            stoppingWhen: isExpiring
+                        ) {
+                            guard !isExpiring() else {
+                                throw AppSettingsError.storeFailed(
+                                    key: key,
+                                    reason: "the app is about to be suspended, so nothing was written; "
+                                        + "the next synchronization writes the changes")
+                            }
+                            return try body()
+                        }
+                    },
                     otherwise: {
                         // The process is being suspended: holding the group's lock file now could get it
                         // terminated. Written under the in-process lock alone.
@@ -119,11 +171,24 @@
         static func lockDirectory(forGroup group: String) -> URL? {
             if let known = known.withLock({ $0[group] }) { return known }
             // `nil` when the app has no such App Group entitlement: then a suite of that name is
-            // the app's alone, and the in-process lock is enough.
-            let directory = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)?
+            // the app's alone, and the in-process lock is enough. On macOS "a URL of the expected
+            // form is always returned, even if the app group is invalid"
+            // (`containerURL(forSecurityApplicationGroupIdentifier:)`): a directory that cannot be
+            // made there is taken the same way, rather than failing every save.
+            var directory = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)?
                 .appendingPathComponent("Library", isDirectory: true)
                 .appendingPathComponent("Application Support", isDirectory: true)
                 .appendingPathComponent("AppSettings", isDirectory: true)
+            if let candidate = directory {
+                do {
+                    try FileManager.default.createDirectory(at: candidate, withIntermediateDirectories: true)
+                } catch {
+                    Log.error(
+                        "App Group \(group): its container cannot be used (\(error)), so its writers take turns "
+                            + "within this process only; is the app entitled to the group?")
+                    directory = nil
+                }
+            }
             known.withLock { $0[group] = directory }
             return directory
         }
@@ -131,35 +196,58 @@
 
     /// A background-task assertion around work that must not be suspended half-way.
     enum BackgroundAssertion {
+        /// How long a writer waits for an App Group's lock file, which another process of the
+        /// group holds only while it writes (tests shorten it).
+        nonisolated(unsafe) static var lockWaitLimit: Duration = .seconds(5)
+        /// How long the system's expiration call waits for `body` to stop and release what it
+        /// holds before it returns (the process is suspended once it returns).
+        static let stopLimit: Duration = .seconds(2)
+
         /// Runs `body` while the process holds an expiring-activity assertion, or `otherwise` when
-        /// the system refuses one (the process is about to be suspended). macOS does not suspend
-        /// processes this way: `body` runs as it is.
+        /// the system refuses one (the process is about to be suspended). `body` gets a function
+        /// that says whether the assertion is expiring: `performExpiringActivity` then calls its
+        /// block a second time, with `true`, while the first still runs; `body` must stop (and
+        /// release its lock) on seeing it, and that call waits for it, a bounded time, so the
+        /// process is not suspended holding the lock. macOS does not suspend processes this way:
+        /// `body` runs as it is.
         static func whileHeld<T>(
             reason: String,
-            _ body: () throws -> T,
+            _ body: (_ isExpiring: @Sendable () -> Bool) throws -> T,
             otherwise: () throws -> T
         ) throws -> T {
             #if os(macOS) || APPLE_STAND_INS_MACOS
-                return try body()
+                return try body { false }
             #else
-                let answer = Protected<Bool?>(nil)
+                // nil: no answer yet; then held, refused or expired.
+                let state = Protected<ActivityState?>(nil)
                 let answered = DispatchSemaphore(value: 0)
-                let finished = DispatchSemaphore(value: 0)
+                let running = DispatchGroup()
+                running.enter()  // left when `body` returned (or `otherwise` runs)
                 ProcessInfo.processInfo.performExpiringActivity(withReason: reason) { expired in
-                    // Called with `false` once the assertion is held (it lasts until this returns),
-                    // and with `true` when it is refused or about to expire.
-                    let first = answer.withLock { answer in
-                        defer { answer = answer ?? !expired }
-                        return answer == nil
+                    let previous = state.withLock { state in
+                        defer { state = expired ? (state == nil ? .refused : .expired) : (state ?? .held) }
+                        return state
                     }
-                    if first { answered.signal() }
-                    if !expired { finished.wait() }
+                    if previous == nil { answered.signal() }
+                    if !expired {
+                        // The assertion lasts until this returns: until `body` returned.
+                        running.wait()
+                    } else if previous == .held {
+                        // About to be suspended while `body` runs: it sees `.expired` and stops.
+                        _ = running.wait(timeout: .now() + .milliseconds(Int(stopLimit.components.seconds * 1000)))
+                    }
                 }
                 answered.wait()
-                defer { finished.signal() }
-                guard answer.withLock({ $0 }) == true else { return try otherwise() }
-                return try body()
+                defer { running.leave() }
+                guard state.withLock({ $0 }) != .refused else { return try otherwise() }
+                return try body { state.withLock { $0 == .expired } }
             #endif
+        }
+
+        private enum ActivityState: Sendable {
+            case held
+            case refused
+            case expired
         }
     }
 #endif

@@ -104,6 +104,14 @@
 
         // MARK: Recovery copy
 
+        /// Why the domain, which reads nothing under `key`, may hold it all the same: its file
+        /// exists but cannot be opened (corelibs then reads it as empty). `nil` otherwise.
+        func unavailability(forKey key: String) -> String? {
+            let path = location.domainFilePath
+            guard access(path, F_OK) == 0, access(path, R_OK) != 0 else { return nil }
+            return "its file \(path) exists but cannot be read: \(String(cString: strerror(errno)))"
+        }
+
         func readRecoveryCopy(forKey key: String) throws -> Data? {
             try location.checkKnown(key: key, writing: false)
             let path = location.recoveryCopyPath(forKey: key)

@@ -93,6 +93,11 @@ struct SettingsStore: @unchecked Sendable {
         if refresh { domain.refresh() }
         if let object = domain.value(forKey: key) { return (object, .userDefaults) }
         if let data = try domain.readRecoveryCopy(forKey: key) { return (.data(data), .recoveryCopy) }
+        // Nothing read, but a set may be there all the same: never taken for nothing stored, so a
+        // write cannot replace a set it could not read.
+        if let reason = domain.unavailability(forKey: key) {
+            throw AppSettingsError.storeUnavailable(key: key, reason: reason)
+        }
         return nil
     }
 

@@ -32,6 +32,10 @@ protocol StorageDomain {
     /// Why ``synchronize()`` returned `false`.
     var synchronizeFailure: String { get }
 
+    /// Why the domain, which reads nothing under `key`, may hold it all the same (its file is
+    /// there but cannot be read now), or `nil`: then nothing is stored.
+    func unavailability(forKey key: String) -> String?
+
     /// The copy used when the domain lost `key` (Linux), or `nil`.
     func readRecoveryCopy(forKey key: String) throws -> Data?
     /// Runs `write` (which sets and flushes the domain) and writes the recovery copy of `data`.

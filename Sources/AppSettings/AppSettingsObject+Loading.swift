@@ -80,7 +80,24 @@ extension AppSettingsObject {
             }
             return error
         }
-        return loadStoredState(from: found.object, source: found.source)
+        let loadError = loadStoredState(from: found.object, source: found.source)
+        // The domain's bytes could not be read at all: a whole recovery copy (Linux) is the set as
+        // last saved, or as the save in flight left it. Nothing was applied from the domain, so the
+        // copy loads over the developer defaults; the domain's bytes are backed up by the next save.
+        guard case .unreadableArchive? = loadError, found.source == .userDefaults else { return loadError }
+        let copy: Data?
+        do {
+            copy = try store.readRecoveryCopy()
+        } catch {
+            return loadError  // the copy cannot be read either: the domain's error says what was lost
+        }
+        guard let copy, codec.readStoredSettings(copy).error == nil else { return loadError }
+        // The base is the copy's bytes: the domain's differ, so a save backs them up (as bytes it
+        // could not read) before it replaces them. Unsaved, as imported values are, so that the
+        // next synchronization repairs the domain.
+        let copyError = loadStoredState(from: .data(copy), source: .recoveryCopyOverUnreadable)
+        _state.withLock { $0.generation &+= 1 }
+        return copyError
     }
 
     /// Loads the values under the settings' legacy keys (nested objects' too) into this
@@ -134,8 +151,15 @@ extension AppSettingsObject {
             error = decode(data, into: &stored)
         }
         stored.unreadable = error == nil ? nil : object
-        if source == .recoveryCopy {
+        switch source {
+        case .recoveryCopy:
             Log.notice("\(userDefaultsKey) was missing from its UserDefaults domain; loaded from the recovery copy")
+        case .recoveryCopyOverUnreadable:
+            Log.notice(
+                "\(userDefaultsKey) could not be read from its UserDefaults domain; loaded from the recovery copy "
+                    + "(the domain's bytes are backed up at the next save)")
+        case .userDefaults:
+            break
         }
         _state.withLock { state in
             state.stored = stored

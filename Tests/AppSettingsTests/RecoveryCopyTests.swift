@@ -140,6 +140,35 @@ struct RecoveryCopyTests {
             #expect(reloaded.theme == .dark)
         }
 
+        /// A power loss can leave the domain file torn under the key: corelibs still reads it, and
+        /// the key's bytes are damaged. The whole recovery copy is the set then, and the next save
+        /// backs the damaged bytes up before it replaces them.
+        @Test func damagedBytesUnderTheKeyLoadTheRecoveryCopy() throws {
+            let writer = MySettings(userDefaults: suite.userDefaults)
+            writer.theme = .dark
+            writer.soundLevel = 0.25
+            try writer.synchronizeToUserDefaults()
+            var torn = try #require(suite.storedObject(forKey: writer.userDefaultsKey) as? Data)
+            torn.replaceSubrange(torn.count / 2..<torn.count, with: Data(count: torn.count - torn.count / 2))
+            suite.userDefaults.set(torn, forKey: writer.userDefaultsKey)
+            suite.userDefaults.synchronize()
+
+            let reloaded = MySettings(userDefaults: suite.another())
+            #expect(reloaded.lastLoadError == nil)
+            #expect(reloaded.theme == .dark && reloaded.soundLevel == 0.25)
+            #expect(CapturedLibraryLog.lines.contains { $0.contains("could not be read from its UserDefaults domain") })
+            // Unsaved, so that the next synchronization repairs the domain.
+            #expect(reloaded.hasUnsavedChanges)
+
+            reloaded.dontDimScreen = true
+            try reloaded.synchronizeToUserDefaults()
+            let domain = try #require(suite.another().dictionaryRepresentation() as [String: Any]?)
+            let backups = domain.filter { $0.key.hasPrefix(writer.userDefaultsKey + ".unreadable-") }
+            #expect(backups.values.map { $0 as? Data } == [torn])
+            let loaded = MySettings(userDefaults: suite.another())
+            #expect(loaded.theme == .dark && loaded.soundLevel == 0.25 && loaded.dontDimScreen)
+        }
+
         @Test func aCopyAnEarlierVersionWroteLoadsAndIsReplacedByTheNextSave() throws {
             let writer = MySettings(userDefaults: suite.userDefaults)
             writer.theme = .dark

@@ -23,6 +23,9 @@ enum StoredSource {
     case userDefaults
     /// The atomically written copy, used when the `UserDefaults` domain lost the key.
     case recoveryCopy
+    /// The copy, used because the domain's bytes under the key could not be read (a power loss
+    /// can leave the domain's file torn there).
+    case recoveryCopyOverUnreadable
 }
 
 /// Reads and writes one settings key of one `UserDefaults`: the data path below the settings
@@ -82,6 +85,12 @@ struct SettingsStore: @unchecked Sendable {
     private func backupStamp(_ candidate: String) -> Int64? {
         guard candidate.hasPrefix(key + ".unreadable-") else { return nil }
         return Int64(candidate.dropFirst(key.count + ".unreadable-".count))
+    }
+
+    /// The recovery copy alone (Linux; `nil` elsewhere): for a load that could not read the
+    /// domain's bytes, which a power loss can leave torn under the key.
+    func readRecoveryCopy() throws -> Data? {
+        try domain.withLock(exclusive: false, key: key) { try domain.readRecoveryCopy(forKey: key) }
     }
 
     /// Reads what is stored, re-reading the domain from disk first when `refresh` is set.

@@ -18,7 +18,7 @@ mkdir -p .fuzz
 
 # The flags Package.swift gives every target; the fuzz target is compiled into the module.
 swift_flags=(
-    -parse-as-library -swift-version 6 -module-name AppSettings
+    -parse-as-library -swift-version 6 -module-name AppSettings -package-name AppSettings
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
 )
 

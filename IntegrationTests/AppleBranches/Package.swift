@@ -45,6 +45,9 @@ let package = Package(
                 // the stand-ins' notices do not leave the process.
                 "ProcessTests.swift", "OverrideProcessTests.swift", "SharedSetProcessTests.swift",
                 "InspectorCommandTests.swift", "SettingsToolTests.swift",
+                // The schema against Python's validator and the tool: a second process, and the
+                // tool's module (the schema itself is checked on the model by SchemaTests).
+                "SchemaValidatorTests.swift",
                 "Support/ChildProcess.swift", "Support/BuiltExecutable.swift", "Support/ProcessTripleSettings.swift",
                 // Linux-only machinery: the recovery copy and inotify (Apple's daemon writes atomically
                 // and notify(3) tells other processes; the store's Apple tests are AppleBranchTests).

@@ -138,6 +138,14 @@ extension AppSettingsObject {
                 if takingLoadState {
                     state.takeLoadState(of: loadState)
                     state.savedGeneration = state.generation
+                    // What the load left unsaved (values it repaired, a set it took from a
+                    // recovery copy or legacy keys) stays unsaved here.
+                    if loadState.generation != loadState.savedGeneration {
+                        state.generation &+= 1
+                        for index in slots.indices where loadState.changeGenerations[index] > loadState.savedGeneration {
+                            state.changeGenerations[index] = state.generation
+                        }
+                    }
                 }
                 return changed
             }

@@ -240,6 +240,8 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     /// Called after values were read from storage or from a dictionary, on the object being
     /// filled, before anyone else sees the new values: check settings against each other here.
+    /// What it changes after a load is an unsaved change, stored by the next save (as is a value
+    /// a setting's `validate:` changed on the way in).
     ///
     /// ```swift
     /// override func checkAfterDecode() {

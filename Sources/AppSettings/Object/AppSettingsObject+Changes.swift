@@ -71,7 +71,7 @@ extension AppSettingsObject {
     /// A new instance of the same class bound to the same store that nobody else sees, with the
     /// developer defaults of its declarations or, with `copyingValues`, this object's values.
     final func makeScratchCopy(copyingValues: Bool) -> AppSettingsObject {
-        let scratch = LoadSuppression.withSuppressedLoading { type(of: self).init(userDefaults: userDefaults) }
+        let scratch = type(of: self).init(userDefaults: ScratchCopyDefaults(for: userDefaults))
         if copyingValues { scratch.fill(from: takeSnapshot()) }
         return scratch
     }

@@ -90,14 +90,20 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// - Parameter userDefaults: Where the set is stored: `.standard`, or a suite for an app
     ///   group or a separate set.
     public required init(userDefaults: UserDefaults = .standard) {
+        if let scratch = userDefaults as? ScratchCopyDefaults {
+            // A scratch copy (`makeScratchCopy`): bound to the live object's store, never
+            // loaded, overridden or published.
+            self.userDefaults = scratch.original
+            super.init()
+            attachSlots()
+            return
+        }
         self.userDefaults = SettingsIsolationScope.userDefaults(for: userDefaults, of: Self.self)
         super.init()
         attachSlots()
-        if !LoadSuppression.isActive {
-            loadAtInitialization()
-            applyOverridesAtInitialization()
-            publish()
-        }
+        loadAtInitialization()
+        applyOverridesAtInitialization()
+        publish()
     }
 
     /// Whether this class decodes securely: `true`, and each subclass inherits it.

@@ -34,7 +34,7 @@ extension AppSettingsObject {
     func checkStorable() throws {
         if let error = layout.error { throw error }
         SettingsIsolationScope.checkUse(of: self)
-        guard userDefaultsKey != Self.keyPrefix else {
+        guard !settingsKey.hasEmptyPostfix else {
             throw AppSettingsError.emptyKeyPostfix(settingsClass: String(describing: type(of: self)))
         }
         try StoreNames.check(key: userDefaultsKey)

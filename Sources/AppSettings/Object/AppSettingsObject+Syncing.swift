@@ -119,7 +119,7 @@ extension AppSettingsObject {
     }
 
     final func cloudKey(ofSettingNamed name: String) -> String {
-        "\(userDefaultsKey).\(name)"
+        settingsKey.cloudKey(ofSettingNamed: name)
     }
 
     /// Before a save: when the store is signed into another account than the one the stored

@@ -65,7 +65,8 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// The slots of all `@Setting` properties, in declaration order (superclass first).
     private(set) final var slots: [AnySettingSlot] = []
     private(set) final var layout = SettingsLayout.empty
-    private var cachedKey = ""
+    /// The key and every name made from it; set during initialization.
+    private(set) final var settingsKey = SettingsKey(postfix: "")
     /// Reads and writes this object's key; set during initialization.
     private(set) final var store = SettingsStore.placeholder
     /// Whether other code may see this object: `false` for a scratch copy or an object still
@@ -148,8 +149,8 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     private func attachSlots() {
         (slots, layout) = SettingsLayout.attach(to: self)
-        cachedKey = Self.keyPrefix + userDefaultsKeyPostfix
-        store = SettingsStore(userDefaults: userDefaults, key: cachedKey)
+        settingsKey = SettingsKey(postfix: userDefaultsKeyPostfix)
+        store = SettingsStore(userDefaults: userDefaults, key: settingsKey.name)
         _state.withLock { $0.changes = ChangeTracking(settingCount: slots.count) }
         for slot in slots {
             if let nested = slot.nestedObject { nested.embed(in: self) }
@@ -158,7 +159,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     // MARK: Keys
 
-    static let keyPrefix = "AppSettings."
+    static var keyPrefix: String { SettingsKey.prefix }
 
     /// The last part of ``userDefaultsKey``; by default the subclass's name.
     ///
@@ -170,7 +171,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     }
 
     /// The full `UserDefaults` key of this set: `"AppSettings."` followed by ``userDefaultsKeyPostfix``.
-    public final var userDefaultsKey: String { cachedKey }
+    public final var userDefaultsKey: String { settingsKey.name }
 
     // MARK: The shared instance
 

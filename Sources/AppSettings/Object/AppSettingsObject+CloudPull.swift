@@ -134,7 +134,7 @@ extension AppSettingsObject {
                 taken[slot.name] = theirs.value?.fromCloudForm ?? .null
             }
             if !taken.isEmpty {
-                _ = scratch.apply(taken) { problem in
+                _ = scratch.fill(fromStored: taken) { problem in
                     outcome.failures.append(
                         .cloudValueUnreadable(
                             key: cloudKey(ofSettingNamed: problem.setting), setting: problem.setting,
@@ -157,7 +157,7 @@ extension AppSettingsObject {
             // Only settings without unsaved changes take the stored values.
             var snapshot = takeSnapshot()
             snapshot.changes.generation = snapshot.changes.savedGeneration
-            adoptStoredValues(of: scratch, over: snapshot, into: &outcome.adopted)
+            takeStoredValues(of: scratch, over: snapshot, into: &outcome.adopted)
             return outcome
         }
         guard let outcome else { return }

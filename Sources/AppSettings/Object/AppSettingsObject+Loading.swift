@@ -220,7 +220,8 @@ extension AppSettingsObject {
                     continue
                 }
                 let before = nested._state.withLock { $0.changes.generation }
-                let nestedUnknown = try nested.fill(fromStored: nestedEntries, path: path + slot.name + ".", problem: problem)
+                let nestedUnknown = try nested.fill(
+                    fromStored: nestedEntries, path: path + slot.name + ".", problem: problem)
                 let nestedChanged = nested._state.withLock { state in
                     state.stored.unknownValues = nestedUnknown
                     return state.changes.generation != before

@@ -211,22 +211,3 @@ enum CloudLimits {
         return nil
     }
 }
-
-extension CloudRecord {
-    /// Reads `$cloudBase` (`$cloudPending`, of the first format, is ignored); `nil` when the set has
-    /// neither. A damaged record is logged and read as none: the settings themselves load, and the
-    /// next change notice takes the cloud's values as a new device does.
-    init?(base: KeyedArchiveReader.Field?, pending: KeyedArchiveReader.Field?, in reader: inout KeyedArchiveReader) {
-        guard base != nil || pending != nil else { return nil }
-        guard let base else {
-            self.init()
-            return
-        }
-        do {
-            try self.init(storedValue: reader.value(of: base, depth: 2))
-        } catch {
-            Log.error("the stored record of synced settings could not be read (\(error)); it is rebuilt")
-            return nil
-        }
-    }
-}

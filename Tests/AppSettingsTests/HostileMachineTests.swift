@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable @_spi(AppSettingsTool) import AppSettings
+@testable import AppSettings
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 
 #if canImport(Glibc)
     import Glibc

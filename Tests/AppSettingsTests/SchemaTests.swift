@@ -2,7 +2,8 @@ import AppSettingsTesting
 import Foundation
 import Testing
 
-@_spi(AppSettingsTool) @testable import AppSettings
+@testable import AppSettings
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 
 #if canImport(FoundationXML)
     import FoundationXML

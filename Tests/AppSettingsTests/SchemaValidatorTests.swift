@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@_spi(AppSettingsTool) @testable import AppSettings
+@testable import AppSettings
+import AppSettingsStoredSets
 
 // Real processes need `Process`, which exists on macOS and Linux only.
 #if os(Linux) || os(macOS)

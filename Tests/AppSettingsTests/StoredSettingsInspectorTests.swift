@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable @_spi(Testing) import AppSettings
+import AppSettingsStoredSets
 
 /// Real numbers JSON cannot hold.
 final class NonFiniteSettings: AppSettingsObject, @unchecked Sendable {

@@ -30,7 +30,7 @@ extension AppSettingsObject {
     public final func jsonRepresentation() throws -> Data {
         let snapshot = takeSnapshot()
         var document = try codec.encodedSettings(snapshot, includingUnknown: false).mapValues(JSONForm.jsonValue)
-        document[StoredSettingsInspector.schemaVersionKey] = type(of: self).schemaVersion
+        document[JSONForm.schemaVersionKey] = type(of: self).schemaVersion
         do {
             return try JSONForm.documentData(document)
         } catch {

@@ -2,7 +2,8 @@ import AppleStandIns
 import Foundation
 import Testing
 
-@_spi(AppSettingsTool) @testable import AppSettings
+@testable import AppSettings
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import AppSettings
+import AppSettingsTesting
 
 /// Syncing while other threads assign, save and deliver; run under ThreadSanitizer too.
 @Suite("Syncing across devices, concurrently", .capturedLibraryLog)

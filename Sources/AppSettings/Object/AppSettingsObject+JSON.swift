@@ -4,8 +4,8 @@ import Foundation
 // and read back by each setting's declared type, through the same walk as every load (`apply`).
 
 extension AppSettingsObject {
-    /// The settings as a JSON document: the form ``StoredSettingsInspector`` and the
-    /// `appsettings` tool show a stored set in, for an export, a backup or a support report.
+    /// The settings as a JSON document: the form `StoredSettingsInspector` (`AppSettingsStoredSets`)
+    /// and the `appsettings` tool show a stored set in, for an export, a backup or a support report.
     ///
     /// A JSON object, pretty printed with its keys sorted: `"$schemaVersion"` (this class's
     /// ``schemaVersion``) and each setting by stored name. Nested settings objects are objects,

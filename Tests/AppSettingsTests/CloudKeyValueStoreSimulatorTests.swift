@@ -1,8 +1,8 @@
+import AppSettingsTesting
 import Foundation
 import Testing
 
 @testable import AppSettings
-import AppSettingsTesting
 
 /// The simulator on its own, as a test of another library would use it: each of Apple's rules it
 /// models (see its documentation), one test each.

@@ -1,8 +1,8 @@
+import AppSettingsTesting
 import Foundation
 import Testing
 
 @testable import AppSettings
-import AppSettingsTesting
 
 /// Syncing while other threads assign, save and deliver; run under ThreadSanitizer too.
 @Suite("Syncing across devices, concurrently", .capturedLibraryLog)

@@ -1,8 +1,8 @@
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 import Foundation
 import Testing
 
 @testable import AppSettings
-@_spi(AppSettingsTool) import AppSettingsStoredSets
 
 #if canImport(Glibc)
     import Glibc

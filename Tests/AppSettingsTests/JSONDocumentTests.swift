@@ -1,8 +1,8 @@
+import AppSettingsStoredSets
 import Foundation
 import Testing
 
 @testable import AppSettings
-import AppSettingsStoredSets
 
 /// A `Codable` value whose JSON form differs from its stored form: a date, `Data`, a non-finite number.
 struct Appointment: Codable, Equatable, Sendable {

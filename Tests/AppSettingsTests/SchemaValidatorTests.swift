@@ -1,8 +1,8 @@
+import AppSettingsStoredSets
 import Foundation
 import Testing
 
 @testable import AppSettings
-import AppSettingsStoredSets
 
 // Real processes need `Process`, which exists on macOS and Linux only.
 #if os(Linux) || os(macOS)

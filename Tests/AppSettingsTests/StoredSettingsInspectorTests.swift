@@ -1,8 +1,8 @@
+import AppSettingsStoredSets
 import Foundation
 import Testing
 
 @testable @_spi(Testing) import AppSettings
-import AppSettingsStoredSets
 
 /// Real numbers JSON cannot hold.
 final class NonFiniteSettings: AppSettingsObject, @unchecked Sendable {

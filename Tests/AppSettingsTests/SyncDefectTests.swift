@@ -1,8 +1,8 @@
+import AppSettingsTesting
 import Foundation
 import Testing
 
 @testable import AppSettings
-import AppSettingsTesting
 
 /// One scenario per defect of issue 28, each on the strict simulator.
 @Suite("Syncing: the defects of issue 28", .capturedLibraryLog)

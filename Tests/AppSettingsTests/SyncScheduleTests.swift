@@ -1,8 +1,8 @@
+import AppSettingsTesting
 import Foundation
 import Testing
 
 @testable import AppSettings
-import AppSettingsTesting
 
 /// Random schedules on the strict simulator (issue 28): 2 to 5 devices, every kind of synced
 /// setting, edits, saves, uploads and downloads one device at a time (partial, offline), early

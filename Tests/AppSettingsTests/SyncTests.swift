@@ -1,8 +1,8 @@
+import AppSettingsTesting
 import Foundation
 import Testing
 
 @testable import AppSettings
-import AppSettingsTesting
 
 /// Settings synced across devices through a cloud key-value store (issue 21), on the simulator:
 /// each device is a real `UserDefaults` suite with its own settings object.

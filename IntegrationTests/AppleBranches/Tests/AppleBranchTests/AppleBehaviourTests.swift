@@ -1,9 +1,9 @@
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 import AppleStandIns
 import Foundation
 import Testing
 
 @testable import AppSettings
-@_spi(AppSettingsTool) import AppSettingsStoredSets
 
 #if canImport(Glibc)
     import Glibc

@@ -44,7 +44,8 @@ extension KeyedArchiveReader {
     /// Reads `$cloudBase` (`$cloudPending`, of the first format, is ignored); `nil` when the set has
     /// neither. A damaged record is logged and read as none: the settings themselves load, and the
     /// next change notice takes the cloud's values as a new device does.
-    private static func cloudRecord(base: Field?, pending: Field?, in reader: inout KeyedArchiveReader) -> CloudRecord? {
+    private static func cloudRecord(base: Field?, pending: Field?, in reader: inout KeyedArchiveReader) -> CloudRecord?
+    {
         guard base != nil || pending != nil else { return nil }
         guard let base else { return CloudRecord() }
         do {

@@ -49,7 +49,9 @@ package final class Protected<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inlinable
-    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         #if canImport(Darwin) || APPLE_STAND_INS
             lock.lock()
             defer { lock.unlock() }

@@ -316,7 +316,7 @@ extension AppSettingsObject {
         // Observed like the setting itself: a change of override is announced for it.
         object._registrar.access(object, keyPath: slot.observationKeyPath)
         let (override, changed) = object._state.withLock { state in
-            (slot.overrideSource, state.changeGenerations[index] > state.savedGeneration)
+            (slot.overrideSource, state.changes.changedSinceSave(index))
         }
         if let override { return override }
         if changed { return .stored }

@@ -13,8 +13,12 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .macCatalyst(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "AppSettings", targets: ["AppSettings"]),
-        // For test targets: `.isolatedAppSettings`, settings of each test's own.
+        // For test targets: `.isolatedAppSettings`, settings of each test's own, and
+        // `CloudKeyValueStoreSimulator`.
         .library(name: "AppSettingsTesting", targets: ["AppSettingsTesting"]),
+        // Stored sets read without the app's classes (`StoredSettingsInspector`, for a debug screen
+        // or a support report) and, as SPI, edited (`StoredSettingsEditor`, the tool's writes).
+        .library(name: "AppSettingsStoredSets", targets: ["AppSettingsStoredSets"]),
         .executable(name: "appsettings", targets: ["AppSettingsInspector"]),
     ],
     targets: [
@@ -24,7 +28,12 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         .target(name: "AppSettingsTesting", dependencies: ["AppSettings"]),
-        .executableTarget(name: "AppSettingsInspector", dependencies: ["AppSettings"], path: "Inspector"),
+        .target(name: "AppSettingsStoredSets", dependencies: ["AppSettings"]),
+        .executableTarget(
+            name: "AppSettingsInspector",
+            dependencies: ["AppSettings", "AppSettingsStoredSets"],
+            path: "Inspector"
+        ),
         .executableTarget(name: "Example", dependencies: ["AppSettings"], path: "Example"),
         .executableTarget(
             name: "Benchmarks",
@@ -54,8 +63,8 @@ let package = Package(
         .testTarget(
             name: "AppSettingsTests",
             dependencies: [
-                "AppSettings", "AppSettingsTesting", "AppSettingsTestHost", "AppSettingsInspector",
-                "ReflectionStrippedSettings",
+                "AppSettings", "AppSettingsTesting", "AppSettingsStoredSets", "AppSettingsTestHost",
+                "AppSettingsInspector", "ReflectionStrippedSettings",
             ]
         ),
     ],

@@ -1,4 +1,5 @@
-@_spi(AppSettingsTool) import AppSettings
+import AppSettings
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 import Foundation
 
 // The commands that read or write one set of a suite: get, set, export, import, schema; and dump.

@@ -1,4 +1,5 @@
-@_spi(AppSettingsTool) import AppSettings
+import AppSettings
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 import Foundation
 
 // `appsettings diff`: which settings differ between two documents of one set.

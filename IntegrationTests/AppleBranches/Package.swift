@@ -30,6 +30,12 @@ let package = Package(
             dependencies: ["AppSettings"],
             swiftSettings: [.define("APPLE_STAND_INS"), .enableUpcomingFeature("ExistentialAny")]
         ),
+        // The stored-set inspector and editor (a link to the package's folder), for the suite below.
+        .target(
+            name: "AppSettingsStoredSets",
+            dependencies: ["AppSettings"],
+            swiftSettings: [.define("APPLE_STAND_INS"), .enableUpcomingFeature("ExistentialAny")]
+        ),
         // The decoder's Apple branch, against Apple's NSCoder (see NSCoder+Apple.swift): compiled only.
         .target(
             name: "AppleCoder",
@@ -39,7 +45,7 @@ let package = Package(
         // behaviour (`TemporarySuite` makes `AppleUserDefaults`). Left out, each for one reason:
         .testTarget(
             name: "AppSettingsTestsOnModel",
-            dependencies: ["AppSettings", "AppSettingsTesting", "AppleStandIns"],
+            dependencies: ["AppSettings", "AppSettingsTesting", "AppSettingsStoredSets", "AppleStandIns"],
             exclude: [
                 // Second processes: the host and the tool are built against corelibs' store, and
                 // the stand-ins' notices do not leave the process.
@@ -66,7 +72,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleBranchTests",
-            dependencies: ["AppSettings", "AppleStandIns"],
+            dependencies: ["AppSettings", "AppSettingsStoredSets", "AppleStandIns"],
             swiftSettings: [.define("APPLE_STAND_INS")]
         ),
     ],

@@ -8,7 +8,11 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "DefaultIsolationCheck",
-            dependencies: [.product(name: "AppSettings", package: "AppSettings")],
+            dependencies: [
+                .product(name: "AppSettings", package: "AppSettings"),
+                // The README's sync snippet: `CloudKeyValueStoreSimulator`.
+                .product(name: "AppSettingsTesting", package: "AppSettings"),
+            ],
             swiftSettings: [
                 .defaultIsolation(MainActor.self),
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault"),

@@ -7,8 +7,8 @@ import Foundation
 /// try MySettings.shared.startSyncing(with: NSUbiquitousKeyValueStore.default)
 /// ```
 ///
-/// ``CloudKeyValueStoreSimulator`` makes devices that conform too, for tests, previews and
-/// platforms without iCloud. A conforming type must be safe to call from any thread, as
+/// `CloudKeyValueStoreSimulator` (in the `AppSettingsTesting` product) makes devices that conform
+/// too, for tests. A conforming type must be safe to call from any thread, as
 /// `NSUbiquitousKeyValueStore` is: values are read and written in a local copy at once and
 /// travel later, and other devices' changes arrive as change notices.
 public protocol CloudKeyValueStore: AnyObject {

@@ -1,7 +1,8 @@
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 import Foundation
 import Testing
 
-@testable @_spi(AppSettingsTool) import AppSettings
+@testable import AppSettings
 
 #if canImport(Glibc)
     import Glibc

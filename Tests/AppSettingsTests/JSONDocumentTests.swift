@@ -1,3 +1,4 @@
+import AppSettingsStoredSets
 import Foundation
 import Testing
 

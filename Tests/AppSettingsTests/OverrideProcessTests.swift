@@ -3,6 +3,7 @@
 // macOS and Linux only.
 #if os(Linux) || os(macOS)
     import AppSettings
+    import AppSettingsStoredSets
     import Foundation
     import Testing
 

@@ -1,8 +1,9 @@
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 import AppSettingsTesting
 import Foundation
 import Testing
 
-@_spi(AppSettingsTool) @testable import AppSettings
+@testable import AppSettings
 
 #if canImport(FoundationXML)
     import FoundationXML

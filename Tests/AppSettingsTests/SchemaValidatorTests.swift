@@ -1,7 +1,8 @@
+import AppSettingsStoredSets
 import Foundation
 import Testing
 
-@_spi(AppSettingsTool) @testable import AppSettings
+@testable import AppSettings
 
 // Real processes need `Process`, which exists on macOS and Linux only.
 #if os(Linux) || os(macOS)

@@ -1,3 +1,4 @@
+import AppSettingsTesting
 import Foundation
 import Testing
 

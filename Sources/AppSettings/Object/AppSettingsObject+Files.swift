@@ -16,7 +16,8 @@ extension AppSettingsObject {
     /// On Linux, the file that holds the library's recovery copy of this set
     /// (`<configuration directory>/AppSettings/<domain>/<key>.archive`: two slots written in turns,
     /// so that one always holds a whole copy), written with every synchronization and used when
-    /// the domain file lost the key; `nil` on Apple platforms. ``StoredSettingsInspector`` reads it.
+    /// the domain file lost the key; `nil` on Apple platforms. `StoredSettingsInspector`
+    /// (`AppSettingsStoredSets`) reads it.
     public final var recoveryCopyURL: URL? {
         store.domain.recoveryCopyURL(forKey: userDefaultsKey)
     }

@@ -4,8 +4,8 @@ import Foundation
 // and read back by each setting's declared type, through the same walk as every load (`fill(fromStored:)`).
 
 extension AppSettingsObject {
-    /// The settings as a JSON document: the form ``StoredSettingsInspector`` and the
-    /// `appsettings` tool show a stored set in, for an export, a backup or a support report.
+    /// The settings as a JSON document: the form `StoredSettingsInspector` (`AppSettingsStoredSets`)
+    /// and the `appsettings` tool show a stored set in, for an export, a backup or a support report.
     ///
     /// A JSON object, pretty printed with its keys sorted: `"$schemaVersion"` (this class's
     /// ``schemaVersion``) and each setting by stored name. Nested settings objects are objects,
@@ -30,7 +30,7 @@ extension AppSettingsObject {
     public final func jsonRepresentation() throws -> Data {
         let snapshot = takeSnapshot()
         var document = try codec.encodedSettings(snapshot, includingUnknown: false).mapValues(JSONForm.jsonValue)
-        document[StoredSettingsInspector.schemaVersionKey] = type(of: self).schemaVersion
+        document[JSONForm.schemaVersionKey] = type(of: self).schemaVersion
         do {
             return try JSONForm.documentData(document)
         } catch {

@@ -26,9 +26,10 @@ extension AppSettingsObject {
     public func _archivedBytesWithoutSchema() throws -> Data {
         try checkStorable()
         let snapshot = takeSnapshot()
-        return KeyedArchiveWriter.archive(
-            schemaVersion: Int64(snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion)),
-            settings: try codec.encodedSettings(snapshot), cloud: snapshot.cloud.record)
+        return codec.archive(
+            try codec.encodedSettings(snapshot),
+            schemaVersion: snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion),
+            cloud: snapshot.cloud.record, includingSchema: false)
     }
 
     /// What the store holds under this object's key, read as a load reads it. For the
@@ -43,13 +44,7 @@ extension AppSettingsObject {
     /// returns how many settings it held. For the benchmark's breakdown of a load.
     @_spi(Testing)
     public static func _decodeStoredBytes(_ data: Data) throws -> Int {
-        var reader = try KeyedArchiveReader(data)
-        var count = 0
-        for (_, field) in try reader.root().settings {
-            _ = try reader.value(of: field, depth: 2)
-            count += 1
-        }
-        return count
+        try SettingsCodec.readSettingCount(data)
     }
 
     /// Writes `data` under this object's key as a synchronization writes it (the re-read under

@@ -1,8 +1,9 @@
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 import AppleStandIns
 import Foundation
 import Testing
 
-@_spi(AppSettingsTool) @testable import AppSettings
+@testable import AppSettings
 
 #if canImport(Glibc)
     import Glibc

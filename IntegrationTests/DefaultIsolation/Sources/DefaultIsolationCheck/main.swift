@@ -1,4 +1,5 @@
 import AppSettings
+import AppSettingsTesting
 import Foundation
 import Observation
 import Synchronization

@@ -68,8 +68,8 @@ enum ArchiveFormat {
 }
 
 /// Why stored bytes could not be read; the text is for the person reading the error.
-struct ArchiveFormatError: Error, CustomStringConvertible {
-    let description: String
+package struct ArchiveFormatError: Error, CustomStringConvertible {
+    package let description: String
 
     init(_ description: String) { self.description = description }
 

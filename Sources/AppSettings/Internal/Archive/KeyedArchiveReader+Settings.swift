@@ -25,7 +25,7 @@ extension KeyedArchiveReader {
         var reader = try KeyedArchiveReader(data)
         let root = try reader.readableRoot()
         var result = SettingsValues(schemaVersion: root.schemaVersion)
-        result.cloud = CloudRecord(base: root.cloudBase, pending: root.cloudPending, in: &reader)
+        result.cloud = cloudRecord(base: root.cloudBase, pending: root.cloudPending, in: &reader)
         if readingSchema, let field = root.schema, case .string(let text) = try? reader.value(of: field, depth: 1) {
             // A `$schema` that cannot be read is as good as none: the tool checks what it can.
             result.schemaText = text
@@ -39,5 +39,20 @@ extension KeyedArchiveReader {
             }
         }
         return result
+    }
+
+    /// Reads `$cloudBase` (`$cloudPending`, of the first format, is ignored); `nil` when the set has
+    /// neither. A damaged record is logged and read as none: the settings themselves load, and the
+    /// next change notice takes the cloud's values as a new device does.
+    private static func cloudRecord(base: Field?, pending: Field?, in reader: inout KeyedArchiveReader) -> CloudRecord?
+    {
+        guard base != nil || pending != nil else { return nil }
+        guard let base else { return CloudRecord() }
+        do {
+            return try CloudRecord(storedValue: reader.value(of: base, depth: 2))
+        } catch {
+            Log.error("the stored record of synced settings could not be read (\(error)); it is rebuilt")
+            return nil
+        }
     }
 }

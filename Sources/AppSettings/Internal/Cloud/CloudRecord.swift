@@ -176,31 +176,31 @@ extension Optional where Wrapped == _StoredValue {
     }
 }
 
-/// The limits Apple documents for `NSUbiquitousKeyValueStore`, which ``CloudKeyValueStoreSimulator``
-/// enforces and the library checks before it pushes a value.
+/// The limits Apple documents for `NSUbiquitousKeyValueStore`, which `CloudKeyValueStoreSimulator`
+/// (`AppSettingsTesting`) enforces and the library checks before it pushes a value.
 ///
 /// Apple, `NSUbiquitousKeyValueStoreQuotaViolationChange`: "Your app can have no more than 1024
 /// keys in the iCloud key-value store. The total amount of available storage space for all
 /// values is 1 megabyte. The maximum size for a single value is 1 megabyte."
-enum CloudLimits {
+package enum CloudLimits {
     /// 1 MB for all keys and values of an app together.
-    static let maximumTotalByteCount = 1024 * 1024
+    package static let maximumTotalByteCount = 1024 * 1024
     /// 1 MB for one value.
-    static let maximumValueByteCount = 1024 * 1024
+    package static let maximumValueByteCount = 1024 * 1024
     /// At most 1,024 keys.
-    static let maximumKeyCount = 1024
+    package static let maximumKeyCount = 1024
     /// A key of at most 64 bytes in UTF-8.
-    static let maximumKeyByteCount = 64
+    package static let maximumKeyByteCount = 64
 
     /// The bytes a value takes: the size of its binary property list; `nil` when it is not a
     /// property-list value.
-    static func byteCount(of value: Any) -> Int? {
+    package static func byteCount(of value: Any) -> Int? {
         guard PropertyListSerialization.propertyList(value, isValidFor: .binary) else { return nil }
         return try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0).count
     }
 
     /// Why the cloud would refuse `key` with a value of `byteCount` bytes on its own, or `nil`.
-    static func refusal(key: String, byteCount: Int?) -> String? {
+    package static func refusal(key: String, byteCount: Int?) -> String? {
         if key.utf8.count > maximumKeyByteCount {
             return "its iCloud key takes \(key.utf8.count) bytes, more than the \(maximumKeyByteCount)-byte limit"
         }
@@ -209,24 +209,5 @@ enum CloudLimits {
             return "its value takes \(byteCount) bytes, more than the \(maximumValueByteCount)-byte limit of one value"
         }
         return nil
-    }
-}
-
-extension CloudRecord {
-    /// Reads `$cloudBase` (`$cloudPending`, of the first format, is ignored); `nil` when the set has
-    /// neither. A damaged record is logged and read as none: the settings themselves load, and the
-    /// next change notice takes the cloud's values as a new device does.
-    init?(base: KeyedArchiveReader.Field?, pending: KeyedArchiveReader.Field?, in reader: inout KeyedArchiveReader) {
-        guard base != nil || pending != nil else { return nil }
-        guard let base else {
-            self.init()
-            return
-        }
-        do {
-            try self.init(storedValue: reader.value(of: base, depth: 2))
-        } catch {
-            Log.error("the stored record of synced settings could not be read (\(error)); it is rebuilt")
-            return nil
-        }
     }
 }

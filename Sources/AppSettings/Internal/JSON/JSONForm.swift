@@ -11,6 +11,9 @@ import Foundation
 
 /// The JSON form of stored values.
 enum JSONForm {
+    /// The key of a document's schema version, the one entry of a JSON document that is no setting.
+    static let schemaVersionKey = "$schemaVersion"
+
     // MARK: Writing
 
     /// A stored value in the form `JSONSerialization` writes.
@@ -118,7 +121,7 @@ enum JSONForm {
         }
         var document = Document(entries: [:])
         for (name, value) in dictionary {
-            if name == StoredSettingsInspector.schemaVersionKey {
+            if name == JSONForm.schemaVersionKey {
                 guard let number = value as? NSNumber, case .integer(let version)? = storedValue(fromJSON: number),
                     let version = Int(exactly: version)
                 else {

@@ -15,7 +15,7 @@ enum JSONSchema {
                 + "describes version \(schemaVersion))"
         }
         var documentProperties = schema["properties"] as? [String: Any] ?? [:]
-        documentProperties[StoredSettingsInspector.schemaVersionKey] = versionSchema
+        documentProperties[JSONForm.schemaVersionKey] = versionSchema
         schema["properties"] = documentProperties
         schema["$schema"] = dialect
         schema["title"] = title

@@ -29,7 +29,7 @@ enum StoreWatcher {
 
     /// Whether `stored` is an archive this process wrote.
     static func isOwnWrite(_ stored: Data) -> Bool {
-        guard let writeID = writeID(of: stored) else { return false }
+        guard let writeID = SettingsCodec.writeID(of: stored) else { return false }
         return ownWriteIDs.withLock { $0.contains(writeID) }
     }
 
@@ -60,15 +60,6 @@ enum StoreWatcher {
     /// Hands `change` to the handler, outside any lock of the watcher.
     static func report(_ change: Change) {
         handler.withLock { $0 }?(change)
-    }
-
-    private static func writeID(of data: Data) -> Int64? {
-        do {
-            var reader = try KeyedArchiveReader(data)
-            return try reader.root().writeID
-        } catch {
-            return nil  // not an archive of this library: not this process's write
-        }
     }
 }
 

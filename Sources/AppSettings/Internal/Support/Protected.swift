@@ -25,7 +25,7 @@
 /// once at run time; in a normal build they are absent and cost one check of a `nil` pointer).
 /// Apple's unfair lock is one ThreadSanitizer knows.
 @usableFromInline
-final class Protected<Value>: @unchecked Sendable {
+package final class Protected<Value>: @unchecked Sendable {
     #if canImport(Darwin) || APPLE_STAND_INS
         @usableFromInline let lock = OSAllocatedUnfairLock()
     #else
@@ -37,7 +37,7 @@ final class Protected<Value>: @unchecked Sendable {
     /// checks that a class's stored `var` costs on every access (the lock already excludes).
     @usableFromInline let pointer: UnsafeMutablePointer<Value>
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: value)
     }
@@ -49,7 +49,9 @@ final class Protected<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @inlinable
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         #if canImport(Darwin) || APPLE_STAND_INS
             lock.lock()
             defer { lock.unlock() }

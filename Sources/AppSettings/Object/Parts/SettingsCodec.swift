@@ -5,7 +5,7 @@ import Foundation
 /// (`AppSettingsObject+Saving.swift`, `+Merging`) and the load path (`+Loading`) call it, and so do
 /// the other ways values leave or enter an object (a JSON document, `NSCoding`, equality). The
 /// size check is the store's: it needs the domain's other keys (`SettingsStore`).
-struct SettingsCodec {
+package struct SettingsCodec {
     let object: AppSettingsObject
 
     // MARK: Values to bytes
@@ -39,16 +39,18 @@ struct SettingsCodec {
     }
 
     /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
-    /// unless one is given.
+    /// unless one is given; without `includingSchema`, no `$schema` (as versions before it wrote).
     func archive(
         _ settings: [String: _StoredValue],
         schemaVersion: Int,
         writeID: Int64 = .random(in: 1...Int64.max),
-        cloud: CloudRecord? = nil
+        cloud: CloudRecord? = nil,
+        includingSchema: Bool = true
     ) -> Data {
         KeyedArchiveWriter.archive(
             schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
-            cloud: cloud.flatMap { $0.isEmpty ? nil : $0 }, schema: StoredSchema.text(of: object, names: settings.keys))
+            cloud: cloud.flatMap { $0.isEmpty ? nil : $0 },
+            schema: includingSchema ? StoredSchema.text(of: object, names: settings.keys) : nil)
     }
 
     // MARK: Bytes to values
@@ -73,12 +75,12 @@ struct SettingsCodec {
         var result = StoredSettings()
         var entries: [String: _StoredValue] = [:]
         do {
-            let set = try KeyedArchiveReader.settingsValues(of: data)
+            let set = try Self.readStoredSet(data)
             result.schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
             entries = set.values
             result.cloud = set.cloud
-            for (name, error) in set.unreadable {
-                result.problems.append(setting: name, reason: error.description)
+            for (name, reason) in set.unreadable {
+                result.problems.append(setting: name, reason: reason)
             }
         } catch {
             result.error = .unreadableArchive(key: key, settings: object.storedSettingNames, reason: "\(error)")

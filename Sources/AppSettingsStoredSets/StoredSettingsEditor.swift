@@ -1,3 +1,4 @@
+import AppSettings
 import Foundation
 
 /// Edits a stored settings set by stored name, without the app's settings classes: the writes of
@@ -39,7 +40,7 @@ public enum StoredSettingsEditor {
         userDefaults: UserDefaults,
         key: String
     ) throws(AppSettingsError) {
-        try edit(userDefaults: userDefaults, key: key) { entries, _ in
+        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, _ in
             let path = try path(of: setting, in: entries, key: key)
             guard let template = entry(at: path, in: entries) else {
                 throw AppSettingsError.unknownSetting(key: key, setting: setting)
@@ -68,8 +69,8 @@ public enum StoredSettingsEditor {
         userDefaults: UserDefaults,
         key: String
     ) throws(AppSettingsError) {
-        let document = try JSONForm.document(from: data, key: key)
-        try edit(userDefaults: userDefaults, key: key) { entries, schemaVersion in
+        let document = try StoredSets.jsonDocument(from: data, key: key)
+        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, schemaVersion in
             if let version = document.schemaVersion, version != schemaVersion ?? 0 {
                 throw AppSettingsError.migrationFailed(
                     key: key,
@@ -85,93 +86,6 @@ public enum StoredSettingsEditor {
                 result[name] = try typed(value, like: template, merging: !replacingAll, setting: name)
             }
             entries = result
-        }
-    }
-
-    // MARK: The edit
-
-    /// Thrown by an edit that changes nothing: nothing is written.
-    private struct NothingToWrite: Error {}
-
-    /// Under the domain's exclusive lock: reads what is stored, lets `change` edit its settings
-    /// (given the stored schema version), and writes the result through the store.
-    private static func edit(
-        userDefaults: UserDefaults,
-        key: String,
-        _ change: (inout [String: _StoredValue], Int?) throws -> Void
-    ) throws(AppSettingsError) {
-        try StoreNames.check(key: key)
-        let store = SettingsStore(userDefaults: userDefaults, key: key)
-        let written: Data
-        do {
-            (_, written) = try store.write { stored in
-                let set = try readable(stored, key: key)
-                var entries = set.values
-                let schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
-                try change(&entries, schemaVersion)
-                guard entries != set.values else { throw NothingToWrite() }
-                // The set's own schema (stored by its app since AppSettings described settings)
-                // checks every value the edit changed; a set stored before has none.
-                let schema = set.schemaText.flatMap { StoredSchema(text: $0, names: Array(set.values.keys)) }
-                if let schema { try check(entries, changedFrom: set.values, against: schema) }
-                let writeID = Int64.random(in: 1...Int64.max)
-                let data = KeyedArchiveWriter.archive(
-                    schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: entries, cloud: set.cloud,
-                    schema: schema?.text(forNames: entries.keys.sorted()))
-                // The store checks the size of the domain it goes into.
-                return SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
-            }
-        } catch is NothingToWrite {
-            return
-        } catch let error as AppSettingsError {
-            throw error
-        } catch {
-            throw .storeFailed(key: key, reason: "\(error)")
-        }
-        // Live objects of this process (those of other processes learn it from the store).
-        let others = StoreRegistry.liveObjects { object in
-            object.userDefaultsKey == key && (object.userDefaults === userDefaults || object.store.holds(written))
-        }
-        for object in others { object.storedSettingsDidChange() }
-    }
-
-    /// The stored set, when every setting of it can be read: a set that cannot is never rewritten.
-    private static func readable(_ stored: PreferencesValue?, key: String) throws -> KeyedArchiveReader.SettingsValues {
-        switch stored {
-        case nil:
-            // Nothing stored: every name is unknown.
-            return KeyedArchiveReader.SettingsValues()
-        case .other(_, let typeName)?:
-            throw AppSettingsError.notData(key: key, foundType: typeName)
-        case .data(let bytes)?:
-            let set: KeyedArchiveReader.SettingsValues
-            do {
-                set = try KeyedArchiveReader.settingsValues(of: bytes, readingSchema: true)
-            } catch {
-                throw AppSettingsError.unreadableArchive(key: key, settings: [], reason: error.description)
-            }
-            guard set.unreadable.isEmpty else {
-                throw AppSettingsError.unreadableSettings(
-                    key: key,
-                    settings: set.unreadable.map(\.name),
-                    reasons: set.unreadable.map { "\($0.name): \($0.error)" })
-            }
-            return set
-        }
-    }
-
-    /// Refuses, naming the setting, the range or the choices, a changed value the set's schema
-    /// does not allow (its JSON form checked: what `update(fromJSON:)` in the app would refuse).
-    private static func check(
-        _ entries: [String: _StoredValue],
-        changedFrom stored: [String: _StoredValue],
-        against schema: StoredSchema
-    ) throws(AppSettingsError) {
-        for (name, value) in entries.sorted(by: { $0.key < $1.key }) where stored[name] != value {
-            guard let property = schema.properties[name] else { continue }  // carried over, undeclared
-            if let problem = property.problem(with: value.jsonForm, path: name) {
-                throw .invalidJSONValue(setting: problem.path, expected: problem.expected, found: problem.found)
-            }
         }
     }
 
@@ -192,7 +106,7 @@ public enum StoredSettingsEditor {
         default:
             do {
                 let object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-                value = JSONForm.storedValue(fromJSON: object) ?? .string(text)
+                value = StoredSets.storedValue(fromJSON: object) ?? .string(text)
             } catch {
                 // Not JSON: the text, which the typing below refuses with what it expected.
                 value = .string(text)
@@ -211,7 +125,7 @@ public enum StoredSettingsEditor {
         setting: String
     ) throws -> _StoredValue {
         do {
-            return try JSONForm.storedValue(value, like: template, merging: merging, strict: strict)
+            return try StoredSets.storedValue(value, like: template, merging: merging, strict: strict)
         } catch let mismatch as _StoredValueMismatch {
             throw AppSettingsError.invalidJSONValue(
                 setting: setting, expected: mismatch.expected, found: mismatch.found)
@@ -260,24 +174,24 @@ public enum StoredSettingsEditor {
 @_spi(AppSettingsTool)
 extension StoredSettingsEditor {
     /// The most bytes a document (`import`, `diff`) may have: twice what a domain may hold.
-    public static var maximumDocumentByteCount: Int { GuardedFile.maximumDocumentByteCount }
+    public static var maximumDocumentByteCount: Int { StoredSets.maximumDocumentByteCount }
     /// The most bytes a file `dump --file` reads may have: a recovery copy of the largest set.
-    public static var maximumFileByteCount: Int { RecoveryCopyFormat.maximumFileByteCount }
+    public static var maximumFileByteCount: Int { StoredSets.maximumFileByteCount }
 
     /// Everything `descriptor` gives (a file, a pipe, standard input), refused as soon as it passes
     /// `limit` bytes, before anything is parsed; the error's text (`"\(error)"`) names `name`.
     public static func contents(of descriptor: Int32, named name: String, limit: Int) throws -> Data {
-        try GuardedFile.read(descriptor, named: name, limit: limit)
+        try StoredSets.contents(of: descriptor, named: name, limit: limit)
     }
 
     /// Throws ``AppSettingsError/invalidSuiteName(name:reason:)`` for a suite name the library
     /// refuses (empty, `/`, `..`, NUL, too long), before anything is read or written.
     public static func check(suiteName: String) throws(AppSettingsError) {
-        try StoreNames.check(suiteName: suiteName)
+        try StoredSets.check(suiteName: suiteName)
     }
 
     /// Throws ``AppSettingsError/invalidKey(key:reason:)`` for a key the library refuses.
     public static func check(key: String) throws(AppSettingsError) {
-        try StoreNames.check(key: key)
+        try StoredSets.check(key: key)
     }
 }

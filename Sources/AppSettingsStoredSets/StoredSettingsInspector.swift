@@ -1,3 +1,4 @@
+import AppSettings
 import Foundation
 
 /// Reads stored settings sets as they are, without the app's settings classes: for a debug
@@ -39,7 +40,7 @@ import Foundation
 /// sets of their own, usually with the reason they could not be read.
 public enum StoredSettingsInspector {
     /// The key of the inspector's entry that holds a schema version.
-    public static let schemaVersionKey = "$schemaVersion"
+    public static let schemaVersionKey = StoredSets.schemaVersionKey
     /// The key of the inspector's entry that says why something could not be read.
     public static let unreadableKey = "$unreadable"
 
@@ -103,9 +104,9 @@ public enum StoredSettingsInspector {
     ///   - key: Only this set, by its full key or its postfix; `nil` for every set.
     /// - Returns: Each set's key mapped to its values or to `["$unreadable": reason]`.
     public static func jsonObject(ofDomain domain: [String: Any], key: String? = nil) -> [String: Any] {
-        var entries: [String: DomainEntry] = [:]
-        for (entryKey, value) in domain where entryKey.hasPrefix(AppSettingsObject.keyPrefix) {
-            entries[entryKey] = DomainEntry(value)
+        var entries: [String: StoredSets.DomainEntry] = [:]
+        for (entryKey, value) in domain where entryKey.hasPrefix(StoredSets.keyPrefix) {
+            entries[entryKey] = StoredSets.DomainEntry(value)
         }
         return sets(in: entries, key: key)
     }
@@ -138,18 +139,15 @@ public enum StoredSettingsInspector {
         archiveName: String = "archive"
     ) throws(AppSettingsError) -> [String: Any] {
         let listedKey = key.map(fullKey) ?? archiveName
-        if let copy = RecoveryCopyFormat.newestSlot(in: data) {
-            return [listedKey: try jsonObject(ofArchive: copy.archive, key: listedKey)]
-        }
-        let contents: FileContents
+        let contents: StoredSets.FileContents
         do {
-            contents = try FileContents(data)
+            contents = try StoredSets.FileContents(data)
         } catch {
             throw .unreadableArchive(key: listedKey, settings: [], reason: error.description)
         }
         switch contents {
-        case .archive:
-            return [listedKey: try jsonObject(ofArchive: data, key: listedKey)]
+        case .archive(let archive):
+            return [listedKey: try jsonObject(ofArchive: archive, key: listedKey)]
         case .domain(let entries):
             return sets(in: entries, key: key)
         }
@@ -165,7 +163,7 @@ public enum StoredSettingsInspector {
     public static func jsonText(_ jsonObject: [String: Any]) -> String {
         // Text for a person to read: a failure loses nothing stored, and is said in the text.
         do {
-            return String(decoding: try JSONForm.documentData(jsonObject), as: UTF8.self)
+            return String(decoding: try StoredSets.jsonText(jsonObject), as: UTF8.self)
         } catch {
             return "{}\nnot valid JSON\n"
         }
@@ -175,30 +173,15 @@ public enum StoredSettingsInspector {
 // MARK: - Reading
 
 extension StoredSettingsInspector {
-    /// What a domain holds under a settings key.
-    private enum DomainEntry {
-        case data(Data)
-        case other(typeName: String)
-        case unreadable(String)
-
-        init(_ value: Any) {
-            if let data = value as? Data {
-                self = .data(data)
-            } else {
-                self = .other(typeName: foundTypeName(of: value))
-            }
-        }
-    }
-
     /// The key `key` names: itself when it has the prefix, else the prefix and it.
     private static func fullKey(_ key: String) -> String {
-        key.hasPrefix(AppSettingsObject.keyPrefix) ? key : AppSettingsObject.keyPrefix + key
+        key.hasPrefix(StoredSets.keyPrefix) ? key : StoredSets.keyPrefix + key
     }
 
-    private static func sets(in entries: [String: DomainEntry], key: String?) -> [String: Any] {
+    private static func sets(in entries: [String: StoredSets.DomainEntry], key: String?) -> [String: Any] {
         if let key {
             // The key as given first: a postfix may itself begin with "AppSettings.".
-            for candidate in [key, AppSettingsObject.keyPrefix + key] {
+            for candidate in [key, StoredSets.keyPrefix + key] {
                 guard let entry = entries[candidate] else { continue }
                 return [candidate: jsonObject(of: entry)]
             }
@@ -212,7 +195,7 @@ extension StoredSettingsInspector {
         return result
     }
 
-    private static func jsonObject(of entry: DomainEntry) -> [String: Any] {
+    private static func jsonObject(of entry: StoredSets.DomainEntry) -> [String: Any] {
         switch entry {
         case .data(let data):
             do {
@@ -229,81 +212,15 @@ extension StoredSettingsInspector {
 
     /// Reads a set as the library loads it: the same reader, the same format check.
     private static func readSet(_ data: Data) throws(ArchiveFormatError) -> [String: Any] {
-        let set = try KeyedArchiveReader.settingsValues(of: data)
-        var result: [String: Any] = set.values.mapValues(JSONForm.jsonValue)
+        let set = try SettingsCodec.readStoredSet(data)
+        var result: [String: Any] = set.values.mapValues(StoredSets.jsonValue)
         if let schemaVersion = set.schemaVersion {
             result[schemaVersionKey] = Int(exactly: schemaVersion) ?? schemaVersion
         }
-        for (name, error) in set.unreadable {
-            result[name] = [unreadableKey: error.description]
+        for (name, reason) in set.unreadable {
+            result[name] = [unreadableKey: reason]
         }
         return result
-    }
-
-    /// What a file holds: one set's archive, or a domain's settings keys.
-    private enum FileContents {
-        case archive
-        case domain([String: DomainEntry])
-
-        init(_ data: Data) throws(ArchiveFormatError) {
-            if data.starts(with: Array("bplist".utf8)) {
-                do {
-                    self = try Self.binary(data)
-                } catch {
-                    throw ArchiveFormatError(error)
-                }
-                return
-            }
-            // XML (or an old-style) property list: Foundation's parser reports damage as an error.
-            let object: Any
-            do {
-                object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-            } catch {
-                throw ArchiveFormatError("not a property list")
-            }
-            guard let domain = object as? [String: Any] else {
-                throw ArchiveFormatError("the property list is not a dictionary")
-            }
-            guard domain["$archiver"] == nil else {
-                throw ArchiveFormatError("an XML keyed archive; settings sets are stored as binary property lists")
-            }
-            var entries: [String: DomainEntry] = [:]
-            for (key, value) in domain where key.hasPrefix(AppSettingsObject.keyPrefix) {
-                entries[key] = DomainEntry(value)
-            }
-            self = .domain(entries)
-        }
-
-        /// A binary property list, read with the library's own reader: its top dictionary either
-        /// is an archive (`$archiver`) or maps keys to values.
-        private static func binary(_ data: Data) throws(PropertyListFormatError) -> FileContents {
-            let plist = try BinaryPropertyListReader(data)
-            guard case .dictionary(let keys, let values) = try plist.object(at: plist.topObject) else {
-                throw PropertyListFormatError("the property list is not a dictionary")
-            }
-            var entries: [String: DomainEntry] = [:]
-            for (keyIndex, valueIndex) in zip(keys, values) {
-                let key = try plist.string(at: keyIndex)
-                if key == "$archiver" { return .archive }
-                guard key.hasPrefix(AppSettingsObject.keyPrefix) else { continue }
-                do {
-                    switch try plist.object(at: valueIndex) {
-                    case .data(let bytes): entries[key] = .data(bytes)
-                    case .string: entries[key] = .other(typeName: "String")
-                    case .bool: entries[key] = .other(typeName: "Bool")
-                    case .integer, .unsignedInteger: entries[key] = .other(typeName: "Int")
-                    case .float, .double: entries[key] = .other(typeName: "Double")
-                    case .date: entries[key] = .other(typeName: "Date")
-                    case .array, .set: entries[key] = .other(typeName: "Array")
-                    case .dictionary: entries[key] = .other(typeName: "Dictionary")
-                    case .uid: entries[key] = .other(typeName: "an archive reference")
-                    }
-                } catch {
-                    entries[key] = .unreadable(error.description)
-                }
-            }
-            return .domain(entries)
-        }
     }
 }
 
@@ -330,23 +247,18 @@ extension StoredSettingsInspector {
         format: SchemaFormat,
         bundleIdentifier: String = ""
     ) throws(AppSettingsError) -> Data? {
-        let set: KeyedArchiveReader.SettingsValues
+        let set: SettingsCodec.StoredSet
         do {
-            set = try KeyedArchiveReader.settingsValues(of: data, readingSchema: true)
+            set = try SettingsCodec.readStoredSet(data, readingSchema: true)
         } catch {
             throw .unreadableArchive(key: key, settings: [], reason: error.description)
         }
-        let names = Array(set.values.keys) + set.unreadable.map(\.name)
-        guard let text = set.schemaText, let schema = StoredSchema(text: text, names: names) else { return nil }
-        let title = key.hasPrefix("AppSettings.") ? String(key.dropFirst("AppSettings.".count)) : key
-        switch format {
-        case .json:
-            return JSONSchema.document(
-                properties: schema.sortedProperties, title: title,
-                schemaVersion: set.schemaVersion.flatMap { Int(exactly: $0) })
-        case .appconfig:
-            return AppConfigSpecification.document(
-                properties: schema.sortedProperties, key: key, bundleIdentifier: bundleIdentifier)
-        }
+        let documentFormat: StoredSets.SchemaFormat =
+            switch format {
+            case .json: .json
+            case .appconfig: .appconfig
+            }
+        return StoredSets.schemaDocument(
+            of: set, key: key, format: documentFormat, bundleIdentifier: bundleIdentifier)
     }
 }

@@ -1,0 +1,1 @@
+../../../../Sources/AppSettings/Internal/Archive/SecureArchiveDecoder+Objects.swift

@@ -1,0 +1,94 @@
+import Foundation
+
+/// What the inspector and the editor (the `AppSettingsStoredSets` module, which the `appsettings`
+/// tool uses) take from the library: `package` access, so an app that imports `AppSettings` sees
+/// none of it. They read and write sets through the codec (`SettingsCodec.readStoredSet`,
+/// `SettingsCodec.archive(_:replacingValuesWith:schema:)`), a file through
+/// `StoredSets.FileContents`, and edit through `StoredSets.edit` (the store, under its lock).
+package enum StoredSets {
+    /// What every settings key begins with.
+    package static var keyPrefix: String { AppSettingsObject.keyPrefix }
+    /// The key of a JSON document's schema version (`$schemaVersion`).
+    package static var schemaVersionKey: String { JSONForm.schemaVersionKey }
+
+    // MARK: JSON
+
+    /// A stored value as `JSONSerialization` writes it (see `JSONForm`).
+    package static func jsonValue(_ value: _StoredValue) -> Any { JSONForm.jsonValue(value) }
+
+    /// JSON text of a document: pretty printed, keys sorted, ending with a newline.
+    package static func jsonText(_ object: [String: Any]) throws -> Data { try JSONForm.documentData(object) }
+
+    /// A document of one set: its `$schemaVersion` and its entries, each of the kind JSON gives it.
+    package static func jsonDocument(
+        from data: Data,
+        key: String
+    ) throws(AppSettingsError) -> (schemaVersion: Int?, entries: [String: _StoredValue]) {
+        let document = try JSONForm.document(from: data, key: key)
+        return (document.schemaVersion, document.entries)
+    }
+
+    /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
+    package static func storedValue(fromJSON value: Any) -> _StoredValue? { JSONForm.storedValue(fromJSON: value) }
+
+    /// `value` typed like `template`, the value stored for the same setting (see `JSONForm`);
+    /// throws `_StoredValueMismatch`.
+    package static func storedValue(
+        _ value: _StoredValue,
+        like template: _StoredValue,
+        merging: Bool,
+        strict: Bool
+    ) throws -> _StoredValue {
+        try JSONForm.storedValue(value, like: template, merging: merging, strict: strict)
+    }
+
+    /// The name of a value's type, as errors give it.
+    package static func typeName(of value: Any) -> String { foundTypeName(of: value) }
+
+    // MARK: The stored schema
+
+    /// The formats a stored set's schema is given in.
+    package enum SchemaFormat {
+        case json
+        case appconfig
+    }
+
+    /// The schema a stored set carries in its `$schema`, in `format`; `nil` when it carries none.
+    package static func schemaDocument(
+        of set: SettingsCodec.StoredSet,
+        key: String,
+        format: SchemaFormat,
+        bundleIdentifier: String
+    ) -> Data? {
+        let names = Array(set.values.keys) + set.unreadable.map(\.name)
+        guard let text = set.schemaText, let schema = StoredSchema(text: text, names: names) else { return nil }
+        let title = key.hasPrefix(keyPrefix) ? String(key.dropFirst(keyPrefix.count)) : key
+        switch format {
+        case .json:
+            return JSONSchema.document(
+                properties: schema.sortedProperties, title: title,
+                schemaVersion: set.schemaVersion.flatMap { Int(exactly: $0) })
+        case .appconfig:
+            return AppConfigSpecification.document(
+                properties: schema.sortedProperties, key: key, bundleIdentifier: bundleIdentifier)
+        }
+    }
+
+    // MARK: Files and names
+
+    /// The most bytes a document (`import`, `diff`) may have: twice what a domain may hold.
+    package static var maximumDocumentByteCount: Int { GuardedFile.maximumDocumentByteCount }
+    /// The most bytes a file `dump --file` reads may have: a recovery copy of the largest set.
+    package static var maximumFileByteCount: Int { RecoveryCopyFormat.maximumFileByteCount }
+
+    /// Everything `descriptor` gives, refused past `limit` bytes (see `GuardedFile`).
+    package static func contents(of descriptor: Int32, named name: String, limit: Int) throws -> Data {
+        try GuardedFile.read(descriptor, named: name, limit: limit)
+    }
+
+    /// Throws ``AppSettingsError/invalidSuiteName(name:reason:)`` for a suite name the library refuses.
+    package static func check(suiteName: String) throws(AppSettingsError) { try StoreNames.check(suiteName: suiteName) }
+
+    /// Throws ``AppSettingsError/invalidKey(key:reason:)`` for a key the library refuses.
+    package static func check(key: String) throws(AppSettingsError) { try StoreNames.check(key: key) }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+// The codec's entry points that need no settings class: a stored set read by the kind of each
+// value (what a load reads before its class types the values, and all the inspector and the tool's
+// edits read), a set written back with its record of synced settings kept, and the write ID alone
+// (the store watcher). With `SettingsCodec.swift` these are the only callers of the archive reader
+// and writer (`Internal/Archive`).
+
+extension SettingsCodec {
+    /// A stored settings set as the archive holds it, typed by the kind of each value.
+    package struct StoredSet {
+        /// The schema version the set was stored with; `nil` for an archive without one.
+        package var schemaVersion: Int64?
+        /// Each readable setting's value, by stored name.
+        package var values: [String: _StoredValue] = [:]
+        /// The settings whose values could not be read (missing from `values`), and why.
+        package var unreadable: [(name: String, reason: String)] = []
+        /// The `$schema` text, when the set carries one (see `StoredSchema`); read only on request.
+        package var schemaText: String?
+        /// The record of synced settings (`$cloudBase`), kept as it is by a write back.
+        var cloud: CloudRecord?
+
+        package init() {}
+    }
+
+    /// Reads a stored set of a format this version can read, without a class: every setting that
+    /// can be read is, whatever the others hold. What a load, the inspector and the tool's edits
+    /// all read.
+    ///
+    /// - Parameter readingSchema: Also read `$schema` (a load never does).
+    /// - Throws: Why the bytes are not a settings set this version reads (the text names it).
+    package static func readStoredSet(_ data: Data, readingSchema: Bool = false) throws(ArchiveFormatError) -> StoredSet
+    {
+        let values = try KeyedArchiveReader.settingsValues(of: data, readingSchema: readingSchema)
+        var set = StoredSet()
+        set.schemaVersion = values.schemaVersion
+        set.values = values.values
+        set.unreadable = values.unreadable.map { ($0.name, $0.error.description) }
+        set.schemaText = values.schemaText
+        set.cloud = values.cloud
+        return set
+    }
+
+    /// The archive of `set` with `values` in place of its own: its schema version and record of
+    /// synced settings kept, `schema` as its `$schema`, and a new random write ID, returned with it.
+    package static func archive(
+        _ set: StoredSet,
+        replacingValuesWith values: [String: _StoredValue],
+        schema: String?
+    ) -> (data: Data, writeID: Int64) {
+        let writeID = Int64.random(in: 1...Int64.max)
+        let data = KeyedArchiveWriter.archive(
+            schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: values, cloud: set.cloud,
+            schema: schema)
+        return (data, writeID)
+    }
+
+    /// The `$writeID` of stored bytes, read without their settings; `nil` when they are not an
+    /// archive of this library or carry none (format 1).
+    static func writeID(of data: Data) -> Int64? {
+        do {
+            var reader = try KeyedArchiveReader(data)
+            return try reader.root().writeID
+        } catch {
+            return nil
+        }
+    }
+
+    /// How many settings stored bytes hold, each value read by its kind and none applied: the
+    /// benchmark's breakdown of a load.
+    static func readSettingCount(_ data: Data) throws(ArchiveFormatError) -> Int {
+        let set = try readStoredSet(data)
+        return set.values.count + set.unreadable.count
+    }
+}

@@ -1,0 +1,209 @@
+import AppSettings
+import Dispatch
+import Foundation
+
+// How data and notices travel between the simulator's devices and its accounts, one step at a time.
+
+extension CloudKeyValueStoreSimulator {
+    /// Uploads up to `count` of `device`'s oldest unsent writes (none when it is offline or signed
+    /// out; all are discarded when the account's first download has not happened).
+    public func upload(from device: any CloudKeyValueStore, count: Int = .max) {
+        guard let device = ownDevice(device) else { return }
+        state.withLock { state in
+            guard var current = state.devices[device.identifier], current.online, let account = current.account
+            else { return }
+            guard current.hasDownloaded else {
+                if !current.outbox.isEmpty { current.discardedWrite = true }
+                current.outbox = []
+                state.devices[device.identifier] = current
+                return
+            }
+            var refused: [String] = []
+            let writes = current.outbox.prefix(max(0, count))
+            current.outbox.removeFirst(writes.count)
+            for write in writes {
+                var values = state.accounts[account]
+                if let existing = values[write.key], options.conflictResolution == .newestWriteTime,
+                    existing.time > write.time
+                {
+                    continue  // the server keeps the newer write; the device downloads it later
+                }
+                values[write.key] = Entry(data: write.value?.data, time: write.time)
+                if Self.refusal(of: write, in: values) != nil {
+                    refused.append(write.key)
+                    if !current.outbox.contains(where: { $0.key == write.key }) {
+                        current.values[write.key] = state.accounts[account][write.key]?.data
+                    }
+                } else {
+                    state.accounts[account] = values
+                }
+            }
+            if !refused.isEmpty {
+                current.notices.append(notice(.quotaViolationChange, keys: refused))
+            }
+            state.devices[device.identifier] = current
+        }
+        noticesArrived(for: device)
+    }
+
+    /// Downloads to `device` up to `count` of the keys its account changed (all of them at the
+    /// account's first download), and queues the notice that tells it.
+    public func download(to device: any CloudKeyValueStore, count: Int = .max) {
+        guard let device = ownDevice(device) else { return }
+        state.withLock { state in
+            guard var current = state.devices[device.identifier], current.online, let account = current.account
+            else { return }
+            let server = state.accounts[account].compactMapValues(\.data)
+            if !current.hasDownloaded {
+                let changedAccount = current.dataAccount != account
+                if !current.outbox.isEmpty { current.discardedWrite = true }
+                current.values = server
+                current.outbox = []
+                current.hasDownloaded = true
+                current.dataAccount = account
+                if changedAccount {
+                    current.notices.append(notice(.accountChange, keys: server.keys.sorted()))
+                } else if current.discardedWrite {
+                    current.notices.append(notice(.initialSyncChange, keys: server.keys.sorted()))
+                }
+                current.discardedWrite = false
+            } else {
+                let unsent = Set(current.outbox.map(\.key))
+                let changed = Set(server.keys).union(current.values.keys)
+                    .filter { current.values[$0] != server[$0] && !unsent.contains($0) }.sorted().prefix(max(0, count))
+                guard !changed.isEmpty else { return }
+                for key in changed { current.values[key] = server[key] }
+                current.notices.append(notice(.serverChange, keys: Array(changed)))
+            }
+            state.devices[device.identifier] = current
+        }
+        noticesArrived(for: device)
+    }
+
+    /// Queues a notice of the keys `device`'s account changed before their data is downloaded.
+    public func announceEarly(to device: any CloudKeyValueStore) {
+        guard let device = ownDevice(device) else { return }
+        state.withLock { state in
+            guard var current = state.devices[device.identifier], let account = current.account,
+                current.hasDownloaded
+            else { return }
+            let server = state.accounts[account].compactMapValues(\.data)
+            let changed = Set(server.keys).union(current.values.keys).filter { current.values[$0] != server[$0] }
+            guard !changed.isEmpty else { return }
+            current.notices.append(notice(.serverChange, keys: changed.sorted()))
+            state.devices[device.identifier] = current
+        }
+        noticesArrived(for: device)
+    }
+
+    /// Delivers the notices waiting for `device`, on this thread.
+    public func deliverNotices(to device: any CloudKeyValueStore) {
+        guard let device = ownDevice(device) else { return }
+        for (observers, change) in takeNotices(of: device.identifier) {
+            for observer in observers { observer(change) }
+        }
+    }
+
+    /// Waits until every notice delivered ``NoticeDelivery/onAnotherThread`` was handled.
+    public func waitForNotices() {
+        noticeGroup.wait()
+    }
+
+    /// Moves everything: every online device uploads its writes and downloads its account's
+    /// values, and every notice is delivered, round after round until nothing is left to move
+    /// (at most 64 rounds).
+    public func deliverChanges() {
+        for _ in 0..<64 {
+            let devices = state.withLock { $0.devices.keys.sorted() }.map { Device(identifier: $0, simulator: self) }
+            for device in devices { upload(from: device) }
+            for device in devices { download(to: device) }
+            for device in devices { deliverNotices(to: device) }
+            waitForNotices()
+            let moving = state.withLock { state in
+                state.devices.values.contains { device in
+                    guard device.online, let account = device.account else { return false }
+                    let server = state.accounts[account].compactMapValues(\.data)
+                    return !device.outbox.isEmpty || !device.notices.isEmpty || !device.hasDownloaded
+                        || device.values != server
+                }
+            }
+            if !moving { return }
+        }
+    }
+
+    // MARK: - Inside
+
+    private func notice(_ reason: CloudKeyValueStoreChange.Reason, keys: [String]) -> CloudKeyValueStoreChange {
+        CloudKeyValueStoreChange(reason: reason, changedKeys: options.omitsChangedKeys ? [] : keys)
+    }
+
+    func write(_ value: EncodedValue?, forKey key: String, by identifier: Int) {
+        state.withLock { state in
+            guard key.utf8.count <= CloudLimits.maximumKeyByteCount else {
+                state.runtimeErrors.append("NSUbiquitousKeyValueStore: key '\(key)' is too long")
+                return
+            }
+            guard var device = state.devices[identifier] else { return }
+            state.clock += 1
+            device.values[key] = value?.data
+            device.outbox.append(Write(key: key, value: value, time: state.clock + device.clockOffset))
+            state.devices[identifier] = device
+        }
+    }
+
+    private func takeNotices(
+        of identifier: Int
+    ) -> [([@Sendable (CloudKeyValueStoreChange) -> Void], CloudKeyValueStoreChange)] {
+        state.withLock { state in
+            guard var device = state.devices[identifier] else { return [] }
+            defer { state.devices[identifier] = device }
+            let notices = device.notices
+            device.notices = []
+            return notices.map { (device.observers.map(\.observer), $0) }
+        }
+    }
+
+    /// Delivers what a step queued, as ``Options/noticeDelivery`` says.
+    private func noticesArrived(for device: Device) {
+        switch options.noticeDelivery {
+        case .immediately:
+            deliverNotices(to: device)
+        case .onAnotherThread:
+            let queue = noticeQueues.withLock { queues in
+                if let queue = queues[device.identifier] { return queue }
+                let queue = DispatchQueue(label: "CloudKeyValueStoreSimulator.device\(device.identifier)")
+                queues[device.identifier] = queue
+                return queue
+            }
+            let notices = takeNotices(of: device.identifier)
+            guard !notices.isEmpty else { return }
+            queue.async(group: noticeGroup) {
+                for (observers, change) in notices {
+                    for observer in observers { observer(change) }
+                }
+            }
+        case .insideSynchronize, .manual:
+            break
+        }
+    }
+
+    /// `store` as one of this simulator's devices, or `nil`.
+    func ownDevice(_ store: any CloudKeyValueStore) -> Device? {
+        guard let device = store as? Device, device.simulator === self else { return nil }
+        return device
+    }
+
+    /// Why the account would refuse `write`, given what it would then hold, or `nil`.
+    private static func refusal(of write: Write, in entries: [String: Entry]) -> String? {
+        guard let value = write.value else { return nil }  // a removal is always accepted
+        guard value.isPropertyList else { return "not a property-list value" }
+        if let refusal = CloudLimits.refusal(key: write.key, byteCount: value.data.count) { return refusal }
+        let values = entries.compactMapValues(\.data)
+        if values.count > CloudLimits.maximumKeyCount { return "more than \(CloudLimits.maximumKeyCount) keys" }
+        let total = values.reduce(0) { $0 + $1.key.utf8.count + $1.value.count }
+        if total > CloudLimits.maximumTotalByteCount {
+            return "more than \(CloudLimits.maximumTotalByteCount) bytes in all"
+        }
+        return nil
+    }
+}

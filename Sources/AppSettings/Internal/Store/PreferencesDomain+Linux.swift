@@ -105,18 +105,26 @@
         // MARK: Recovery copy
 
         /// Why the domain, which reads nothing under `key`, may hold it all the same: its file
-        /// exists but cannot be opened (corelibs then reads it as empty). `nil` otherwise.
+        /// exists but cannot be opened (corelibs then reads it as empty; no permission, for this
+        /// user or for a root without `CAP_DAC_OVERRIDE`). `nil` otherwise.
         func unavailability(forKey key: String) -> String? {
             let path = location.domainFilePath
             guard access(path, F_OK) == 0, access(path, R_OK) != 0 else { return nil }
             return "its file \(path) exists but cannot be read: \(String(cString: strerror(errno)))"
         }
 
+        /// The recovery copy of `key`; `nil` when there is none. A copy that exists but cannot be
+        /// opened (no permission, a directory in its place) may hold the set: that is
+        /// ``AppSettingsError/storeUnavailable(key:reason:)``, so that no write replaces it; a copy
+        /// refused for what it is (a link, a FIFO, over the limit) or damaged is `readFailed`.
         func readRecoveryCopy(forKey key: String) throws -> Data? {
             try location.checkKnown(key: key, writing: false)
             let path = location.recoveryCopyPath(forKey: key)
             do {
                 return try RecoveryCopyFormat.archive(inFileAtPath: path)
+            } catch  where error.isDenied {
+                throw AppSettingsError.storeUnavailable(
+                    key: key, reason: "its recovery copy exists but cannot be read: \(error)")
             } catch {
                 throw AppSettingsError.readFailed(key: key, reason: "could not read the recovery copy: \(error)")
             }

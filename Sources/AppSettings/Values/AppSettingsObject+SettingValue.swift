@@ -19,10 +19,10 @@ extension AppSettingsObject: SettingValue {
         guard case .dictionary(let entries) = stored else {
             throw _StoredValueMismatch(expected: Self.self, found: stored)
         }
-        let object = LoadSuppression.withSuppressedLoading { Self(userDefaults: .standard) }
+        let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
         object.resetToDeveloperDefaults()
         // The first value that does not fit makes the whole object one that does not fit.
-        let unknown = try object.apply(entries) { problem in
+        let unknown = try object.fill(fromStored: entries) { problem in
             throw _StoredValueMismatch(expected: Self.self, foundDescription: "\(problem.setting) \(problem.reason)")
         }
         object._state.withLock { $0.stored.unknownValues = unknown }

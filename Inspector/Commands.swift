@@ -124,14 +124,15 @@ func schema(_ arguments: ArraySlice<String>) {
 
 /// The suite's `UserDefaults`; for an App Group, made with `UserDefaults(appGroup:)`, so that on
 /// Apple platforms the tool's writes take the lock file in the group's container and post the
-/// notice the app's live objects listen for, as the app's own writes do.
+/// notice the app's live objects listen for, as the app's own writes do; otherwise with its name
+/// recorded (`UserDefaults(recordedSuite:)`), so that its notices name the suite.
 func userDefaults(_ suite: String, appGroup: Bool) -> UserDefaults {
     do {
         try StoredSettingsEditor.check(suiteName: suite)
     } catch {
         fail(error.description)
     }
-    guard let userDefaults = appGroup ? UserDefaults(appGroup: suite) : UserDefaults(suiteName: suite) else {
+    guard let userDefaults = appGroup ? UserDefaults(appGroup: suite) : UserDefaults(recordedSuite: suite) else {
         fail("'\(suite)' is not a suite name UserDefaults accepts")
     }
     return userDefaults

@@ -46,10 +46,12 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     case readFailed(key: String, reason: String)
     /// The store holds a set that cannot be read now (Apple platforms: protected data before the
     /// device's first unlock or during prewarming, when `UserDefaults` reads empty while its file
-    /// exists; Linux: a domain file or recovery copy that exists but cannot be read). A load keeps
-    /// the developer defaults and says so in ``AppSettingsObject/lastLoadError``; a
+    /// exists; Linux: a domain file or recovery copy that exists but cannot be opened). A load
+    /// keeps the developer defaults and says so in ``AppSettingsObject/lastLoadError``; a
     /// synchronization throws it and writes nothing, so the stored set is never overwritten. Once
-    /// the store can be read, the set loads, with unsaved changes kept on top.
+    /// the store can be read, the set loads, with unsaved changes kept on top: on Apple platforms
+    /// when protected data becomes available, elsewhere (and in an extension) at the next
+    /// synchronization, which merges with it.
     case storeUnavailable(key: String, reason: String)
     /// A JSON document of settings (``AppSettingsObject/update(fromJSON:replacingAll:)``, the
     /// `appsettings` tool) is not JSON, not a JSON object, or has a `$schemaVersion` that is not an

@@ -20,15 +20,32 @@ extension UserDefaults {
     /// merge and write, so the app and its extensions take turns, and its notices name the suite.
     /// The lock is held only under a background-task assertion: a process being suspended writes
     /// without it rather than risk being terminated for holding a lock in a shared container.
-    /// A suite made with `UserDefaults(suiteName:)` works too, but its writers are serialized
-    /// within one process only (`UserDefaults` does not say which suite it reads). On Linux both
-    /// are the same: every writer of a domain takes the domain's lock file.
+    ///
+    /// Apple platforms do not say which suite a `UserDefaults` reads, so the library learns the
+    /// group's name here. Once a process made the group's suite this way, a `UserDefaults` of it
+    /// made otherwise in that process (`UserDefaults(suiteName:)`, in a settings object or the
+    /// tool) is recognized too, and shares the lock file and the notice: the library sets and
+    /// removes a key of its own there once (`AppSettings.suiteProbe.<n>`) and asks which recorded
+    /// suite holds it. In a process that never made the suite with this initializer, a
+    /// `UserDefaults(suiteName:)` of it is serialized within the process only, and its notices
+    /// reach only processes of the same app. On Linux every `UserDefaults` of a domain is the same:
+    /// every writer takes the domain's lock file.
     ///
     /// - Parameter identifier: The App Group's identifier, `group.` followed by a reverse-DNS name.
     /// - Returns: `nil` where `UserDefaults(suiteName:)` returns `nil` (for the app's own bundle
     ///   identifier or `NSGlobalDomain`).
     public convenience init?(appGroup identifier: String) {
         self.init(suiteName: identifier)
-        SuiteNames.record(identifier, for: self)
+        SuiteNames.record(identifier, appGroup: true, for: self)
+    }
+
+    /// `UserDefaults(suiteName:)`, with the suite's name recorded for the library: what the
+    /// `appsettings` tool's `--suite` opens, so that on Apple platforms its notices name the suite
+    /// (an App Group's suite, when this process made it with `UserDefaults(appGroup:)`, gets the
+    /// group's lock file too).
+    @_spi(AppSettingsTool)
+    public convenience init?(recordedSuite name: String) {
+        self.init(suiteName: name)
+        SuiteNames.record(name, appGroup: false, for: self)
     }
 }

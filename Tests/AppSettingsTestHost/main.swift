@@ -16,6 +16,11 @@
 //     AppSettingsTestHost steps <suite> <step>...            several sets and saves in one process,
 //                                                           each save between `@@begin`/`@@end` lines
 //     AppSettingsTestHost fields-of <suite> <postfix>...     `<postfix> <fields> error=<yes|no>` per set
+//     AppSettingsTestHost unavailable <suite> <postfix> <path>...  loads a set whose files cannot be
+//                                                           read, changes label, synchronizes, makes
+//                                                           <path>s readable (chmod 600), synchronizes:
+//                                                           `load <error> <fields>`, `files <sizes and times>`,
+//                                                           `save <error>`, `files …`, `then <error> <fields>`
 //     AppSettingsTestHost parses - - <path>...               `<path> <yes|no>`: a property-list dictionary?
 //     AppSettingsTestHost overrides <suite> <postfix> [assign]  JSON: the `OverrideSettings` as read,
 //                                                           each one's source, the ignored overrides and
@@ -396,6 +401,45 @@ case "steps":
         synchronizeOrFail(settings, " in step \(step)")
         say("@@end \(parts[0]) \(settings.fieldsLine)")
     }
+
+case "unavailable":
+    // For the test of a store that exists but cannot be read (ProcessTests): run without the
+    // permission to read the files at <path>..., which this process owns.
+    func errorName(_ error: (any Error)?) -> String {
+        guard let error else { return "none" }
+        guard let error = error as? AppSettingsError else { return "other" }
+        switch error {
+        case .storeUnavailable: return "storeUnavailable"
+        case .readFailed: return "readFailed"
+        case .storeFailed: return "storeFailed"
+        default: return "other"
+        }
+    }
+    let paths = Array(arguments.dropFirst(4))
+    func files() -> String {
+        paths.map { path in
+            // Size and time of the last change, read without opening the file.
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                let size = attributes[.size], let date = attributes[.modificationDate] as? Date
+            else { return "missing" }
+            return "\(size)@\(date.timeIntervalSince1970)"
+        }.joined(separator: ",")
+    }
+    let settings = HostSettings(userDefaults: userDefaults)
+    say("load \(errorName(settings.lastLoadError)) \(settings.fieldsLine)")
+    if let error = settings.lastLoadError { FileHandle.standardError.write(Data("load: \(error)\n".utf8)) }
+    say("files \(files())")
+    settings.setOne("label", 9)
+    var saveError: (any Error)?
+    do { try settings.synchronizeToUserDefaults() } catch { saveError = error }
+    say("save \(errorName(saveError)) unsaved=\(settings.hasUnsavedChanges)")
+    if let saveError { FileHandle.standardError.write(Data("save: \(saveError)\n".utf8)) }
+    say("files \(files())")
+    for path in paths where chmod(path, 0o600) != 0 { fail("chmod \(path): \(String(cString: strerror(errno)))") }
+    var thenError: (any Error)?
+    do { try settings.synchronizeToUserDefaults() } catch { thenError = error }
+    say("then \(errorName(thenError)) \(settings.fieldsLine)")
+    if let thenError { FileHandle.standardError.write(Data("then: \(thenError)\n".utf8)) }
 
 case "parses":
     // For scripts/power-loss-test.sh: `<path> yes` when the file reads as a property-list

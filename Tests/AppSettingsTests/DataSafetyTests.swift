@@ -571,6 +571,19 @@ struct DataSafetyTests {
 
     // The Linux store only (the model of Apple's: see IntegrationTests/AppleBranches/Package.swift).
     #if os(Linux) && !APPLE_STAND_INS
+        /// Issue 26, finding 5, on Linux: corelibs says which suite a `UserDefaults` reads, so one
+        /// suite has one lock file and one watched folder however its `UserDefaults` was made.
+        @Test func everyUserDefaultsOfOneSuiteHasOneLockFileHoweverMade() throws {
+            let group = try #require(UserDefaults(appGroup: suite.name))
+            let plain = try #require(UserDefaults(suiteName: suite.name))
+            let first = MySettings(userDefaults: group)
+            let second = MySettings(userDefaults: plain)
+            let locations = [first, second].compactMap { ($0.store.domain as? PreferencesDomain)?.location }
+            try #require(locations.count == 2)
+            #expect(locations[0] === locations[1])
+            #expect(locations[0] === DomainLocation.of(suite.userDefaults))
+        }
+
         @Test func aDamagedDomainFileIsRecoveredFromTheCopy() throws {
             let settings = MySettings(userDefaults: suite.userDefaults)
             settings.theme = .dark

@@ -81,6 +81,65 @@
                 #expect(json["domainFile"] as? String == domainFile.path)
                 #expect(FileManager.default.fileExists(atPath: domainFile.path))
             }
+
+            /// Which of a set's files cannot be read, in `storeUnavailableUntilReadable`.
+            enum UnreadableFiles: String, CaseIterable, CustomTestStringConvertible {
+                case domainFile = "the domain's file (no recovery copy)"
+                case domainFileAndRecoveryCopy = "the domain's file and the recovery copy"
+                case recoveryCopy = "the recovery copy (the domain without the key)"
+                var testDescription: String { rawValue }
+            }
+
+            // Root reads any file, whatever its mode: the host runs without the capabilities that
+            // allow it (TestHost.runHonoringPermissions), as a process of this user that cannot
+            // read a file of mode 000. It still owns the files, and makes them readable half-way.
+            // The load keeps the developer defaults and says storeUnavailable, a save throws it and
+            // writes nothing; once readable, the next save merges: the set, the change on top.
+            @Test(
+                "files that exist but cannot be read: storeUnavailable, no write; once readable, loaded under the change",
+                arguments: UnreadableFiles.allCases)
+            func storeUnavailableUntilReadable(_ unreadable: UnreadableFiles) throws {
+                try withProcessSuite { suite, userDefaults in
+                    let settings = ProcessTripleSettings(userDefaults: userDefaults)
+                    settings.setTriple(5)
+                    try settings.synchronizeToUserDefaults()
+                    let domainFile = try #require(settings.domainFileURL)
+                    let copy = try #require(settings.recoveryCopyURL)
+                    var paths: [URL] = []
+                    switch unreadable {
+                    case .domainFile:
+                        try FileManager.default.removeItem(at: copy)
+                        paths = [domainFile]
+                    case .domainFileAndRecoveryCopy:
+                        paths = [domainFile, copy]
+                    case .recoveryCopy:
+                        userDefaults.removeObject(forKey: settings.userDefaultsKey)
+                        #expect(userDefaults.synchronize())
+                        paths = [copy]
+                    }
+                    for path in paths {
+                        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: path.path)
+                    }
+                    defer {
+                        for path in paths {
+                            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path.path)
+                        }
+                    }
+                    let result = try TestHost.runHonoringPermissions(
+                        ["unavailable", suite, "Host"] + paths.map(\.path))
+                    try #require(result.status == 0, "host failed: \(result.errors)")
+                    let lines = result.output.split(separator: "\n").map(String.init)
+                    try #require(lines.count == 5, "host printed: \(result.output) \(result.errors)")
+                    #expect(lines[0] == "load storeUnavailable counter=0 label= values=", "\(result.errors)")
+                    #expect(lines[2] == "save storeUnavailable unsaved=true", "\(result.errors)")
+                    #expect(lines[1] == lines[3], "the failed save changed a file: \(lines[1]) -> \(lines[3])")
+                    #expect(lines[4] == "then none counter=5 label=l9 values=5,5,5", "\(result.errors)")
+                    #expect(result.errors.contains("cannot be read"), "the reason names the file: \(result.errors)")
+
+                    try settings.resetToUserDefaults()
+                    #expect([settings.counter, settings.values.count] == [5, 3] && settings.label == "l9")
+                }
+            }
         #endif
 
         @Test("this process sees what a second process synchronized after resetToUserDefaults()")

@@ -29,7 +29,8 @@ extension AppSettingsObject {
     ///   the set exceeds the platform's limit (its domain, every key counted, may hold 4 MiB less
     ///   64 KiB; 1 MiB less 64 KiB on tvOS and watchOS; nothing is written then), when the stored
     ///   set cannot be read now (``AppSettingsError/storeUnavailable(key:reason:)``: protected
-    ///   data before the first unlock; nothing is written), or when the store cannot be written
+    ///   data before the first unlock, or on Linux a file of the set that cannot be opened;
+    ///   nothing is written), or when the store cannot be written
     ///   (``AppSettingsError/storeFailed(key:reason:)``: `UserDefaults` may hold the new set
     ///   already, but without its recovery copy on Linux). In every case the object keeps its
     ///   unsaved changes, so the next synchronization tries again.

@@ -30,9 +30,12 @@
         private let inputURL: URL
 
         /// Starts the executable product `executable` with `arguments`; `environment` is added to
-        /// this process's environment, `input` is its standard input.
+        /// this process's environment, `input` is its standard input. With a `launcher` (a program
+        /// and its arguments, such as `setpriv` and its options), the launcher is run with the
+        /// executable's path and `arguments` after its own.
         init(
-            _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: Data = Data()
+            _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: Data = Data(),
+            launcher: [String] = []
         ) throws {
             let url = try #require(
                 BuiltExecutable.url(named: executable), "\(executable) not found next to the test binary")
@@ -44,8 +47,13 @@
             _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
             _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
             _ = FileManager.default.createFile(atPath: inputURL.path, contents: input)
-            process.executableURL = url
-            process.arguments = arguments
+            if let program = launcher.first {
+                process.executableURL = URL(fileURLWithPath: program)
+                process.arguments = launcher.dropFirst() + [url.path] + arguments
+            } else {
+                process.executableURL = url
+                process.arguments = arguments
+            }
             if !environment.isEmpty {
                 process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             }
@@ -123,6 +131,18 @@
         /// Runs the host to its end.
         static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
             try ChildProcess.run("AppSettingsTestHost", arguments, environment: environment)
+        }
+
+        /// Runs the host to its end, subject to files' permissions: as root (CI, containers), with
+        /// `setpriv` dropping the capabilities that let root read and search any file
+        /// (`CAP_DAC_OVERRIDE`, `CAP_DAC_READ_SEARCH`) from its bounding set, so a file of mode 000
+        /// cannot be read, though the host is still the files' owner (it may `chmod` them).
+        static func runHonoringPermissions(_ arguments: [String]) throws -> Finished {
+            guard getuid() == 0 else { return try run(arguments) }
+            let setpriv = "/usr/bin/setpriv"
+            try #require(FileManager.default.isExecutableFile(atPath: setpriv), "\(setpriv) (util-linux) is needed")
+            let launcher = [setpriv, "--bounding-set=-dac_override,-dac_read_search", "--inh-caps=-all", "--"]
+            return try ChildProcess("AppSettingsTestHost", arguments, launcher: launcher).waitUntilExit()
         }
     }
 

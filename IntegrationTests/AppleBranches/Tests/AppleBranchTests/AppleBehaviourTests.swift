@@ -260,6 +260,70 @@ extension AppleBranchTests {
         #expect(Counters(userDefaults: suite.model()).second == 2)
     }
 
+    // MARK: Finding 5: one lock and one notice name per suite, whatever initializer made it
+
+    @Test func aSuiteMadeWithSuiteNameSharesTheAppGroupsLockAndNotice() throws {
+        let suite = Suite()
+        AppleProcess.appGroups.insert(suite.name)
+        defer { AppleProcess.appGroups.remove(suite.name) }
+        let app = Counters(userDefaults: suite.modelAppGroup())
+        let plainDefaults = suite.model()
+        let plain = Counters(userDefaults: plainDefaults)
+        let appDomain = try #require(app.store.preferencesDomain)
+        let plainDomain = try #require(plain.store.preferencesDomain)
+        #expect(plainDomain.name == suite.name, "the suite of a UserDefaults(suiteName:) is found")
+        #expect(
+            plainDomain.noticeName(forKey: plain.userDefaultsKey) == appDomain.noticeName(forKey: app.userDefaultsKey))
+        #expect(plainDomain.lockDirectory != nil && plainDomain.lockDirectory == appDomain.lockDirectory)
+
+        let before = AppleProcess.expiringActivities.begun
+        plain.first = 1
+        try plain.synchronizeToUserDefaults()
+        #expect(AppleProcess.expiringActivities.begun == before + 1, "the group's lock file, under an assertion")
+        #expect(NotifyCenter.shared.posted.last == appDomain.noticeName(forKey: app.userDefaultsKey))
+        try app.resetToUserDefaults()
+        #expect(app.first == 1)
+        // The probe's key is gone again; it was set and removed once, not per object.
+        #expect(!plainDefaults.dictionaryRepresentation().keys.contains { $0.hasPrefix("AppSettings.suiteProbe") })
+        let posts = Protected(0)
+        let observer = NotificationCenter.default.addObserver(
+            forName: UserDefaults.didChangeNotification, object: plainDefaults, queue: nil
+        ) { _ in posts.withLock { $0 += 1 } }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        _ = Counters(userDefaults: plainDefaults)
+        #expect(posts.withLock { $0 } == 0, "a UserDefaults is probed once")
+    }
+
+    @Test func aSuiteOfAnUnknownNameHasANoticeOfThisAppOnly() throws {
+        let suite = Suite()
+        let settings = Counters(userDefaults: suite.model())
+        let domain = try #require(settings.store.preferencesDomain)
+        #expect(domain.name == nil, "no name recorded for it: its suite cannot be told")
+        let notice = domain.noticeName(forKey: settings.userDefaultsKey)
+        #expect(!notice.contains("/?/"), "a notice every app on the device shares: \(notice)")
+        #expect(notice.contains("/" + PreferencesDomain.applicationName + "/"))
+    }
+
+    @Test func aSuiteMadeWithSuiteNameOfAKnownGroupIsNeverOverwrittenWhileUnavailable() throws {
+        let suite = Suite()
+        AppleProcess.appGroups.insert(suite.name)
+        defer { AppleProcess.appGroups.remove(suite.name) }
+        let writer = Counters(userDefaults: suite.modelAppGroup())
+        writer.first = 1
+        try writer.synchronizeToUserDefaults()
+        AppleProcess.isProtectedDataAvailable = false
+        defer { AppleProcess.isProtectedDataAvailable = true }
+        let settings = Counters(userDefaults: suite.model())
+        guard case .storeUnavailable? = settings.lastLoadError else {
+            Issue.record("the load did not say the store is unavailable: \(String(describing: settings.lastLoadError))")
+            return
+        }
+        settings.second = 2
+        #expect(throws: AppSettingsError.self) { try settings.synchronizeToUserDefaults() }
+        AppleProcess.isProtectedDataAvailable = true
+        #expect(Counters(userDefaults: suite.model()).first == 1, "the stored set was not overwritten")
+    }
+
     // MARK: Finding 6: a set that could not be read is never overwritten
 
     @Test func aStoreUnavailableAtLoadIsNeverOverwrittenAndLoadsWhenAvailable() async throws {

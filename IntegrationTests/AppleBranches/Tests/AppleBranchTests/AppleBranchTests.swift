@@ -114,10 +114,16 @@ struct AppleBranchTests {
         for _ in 0..<200 where NotifyCenter.shared.registeredNames.contains(name) { usleep(10_000) }
         #expect(!NotifyCenter.shared.registeredNames.contains(name))
         _ = (first, second)
-        let unknown = Counters(userDefaults: suite.plain())
+        // A UserDefaults(suiteName:) of the same suite: found to be it (see AppleBehaviourTests,
+        // finding 5), so it has the same notice.
+        let plain = Counters(userDefaults: suite.plain())
+        #expect(plain.store.preferencesDomain!.noticeName(forKey: plain.userDefaultsKey) == name)
+        // Of a suite whose name nothing recorded: a notice of this app's, not one every app shares.
+        let unknown = Counters(userDefaults: Suite().plain())
         #expect(
             unknown.store.preferencesDomain!.noticeName(forKey: unknown.userDefaultsKey)
-                == "AppSettings.storedSettingsDidChange/?/AppSettings.Counters")
+                == "AppSettings.storedSettingsDidChange.unknownSuite/\(ProcessInfo.processInfo.processName)/"
+                + "AppSettings.Counters")
         #expect(
             Counters().store.preferencesDomain!.noticeName(forKey: "k").hasSuffix(
                 "/\(ProcessInfo.processInfo.processName)/k"))

@@ -3,7 +3,8 @@
 // not do is run a writer's re-read, merge and write as one step, so this domain adds
 // - a lock per key in the process (`KeyLocks`), so two objects of one set never write
 //   over each other's merge;
-// - for an App Group suite made with `UserDefaults(appGroup:)`, a lock file in the group's
+// - for an App Group's suite (made with `UserDefaults(appGroup:)`, or made otherwise in a process
+//   that made it so too: `SuiteNames`), a lock file in the group's
 //   container (`FileLock`), so the app and its extensions take turns; it is held only while a
 //   background-task assertion keeps the process from being suspended (iOS terminates an app that
 //   is suspended holding a file lock in a shared container, 0xdead10cc).
@@ -25,15 +26,39 @@
         init(_ userDefaults: UserDefaults) {
             self.userDefaults = userDefaults
             if userDefaults === UserDefaults.standard {
-                name = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+                name = Self.applicationName
                 lockDirectory = nil
-            } else if let suite = SuiteNames.name(of: userDefaults) {
-                name = suite
-                lockDirectory = AppGroupContainers.lockDirectory(forGroup: suite)
+            } else if let suite = SuiteNames.identity(
+                of: userDefaults, extraCandidates: [Self.applicationName], probe: Self.suite(of:among:))
+            {
+                name = suite.name
+                lockDirectory = suite.isAppGroup ? AppGroupContainers.lockDirectory(forGroup: suite.name) : nil
             } else {
                 name = nil
                 lockDirectory = nil
             }
+        }
+
+        /// The name of the app's own domain: its bundle identifier (else the process's name).
+        static var applicationName: String { Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName }
+
+        /// Which of `candidates` is the suite `userDefaults` reads and writes, found with public
+        /// API only: a key of the library's own, `AppSettings.suiteProbe.<random>`, is set in
+        /// `userDefaults` and removed again, and the candidate whose `UserDefaults` reads it
+        /// meanwhile is the suite ("When you set a default value, it's changed synchronously
+        /// within your process": `UserDefaults`). `nil` when no candidate, or more than one, does
+        /// (the app's domain, for one, may be in several suites' search lists). One key is read
+        /// per candidate, never a whole domain. Each of the two changes posts
+        /// `UserDefaults.didChangeNotification`, as every change does.
+        static func suite(of userDefaults: UserDefaults, among candidates: [String]) -> String? {
+            let key = "AppSettings.suiteProbe.\(UInt64.random(in: 1...UInt64.max))"
+            userDefaults.set(key, forKey: key)
+            defer { userDefaults.removeObject(forKey: key) }
+            let holders = candidates.filter { candidate in
+                let suite = candidate == applicationName ? UserDefaults.standard : UserDefaults(suiteName: candidate)
+                return suite?.string(forKey: key) == key
+            }
+            return holders.count == 1 ? holders[0] : nil
         }
 
         /// The preferences daemon owns the domain's file; its place is not the library's to say.
@@ -120,9 +145,14 @@
         func removeRecoveryCopy(forKey key: String) throws {}
 
         /// The name of the Darwin notification posted after each write of `key`: it names the
-        /// domain, so apps and suites that use the same key do not wake each other.
+        /// domain, so apps and suites that use the same key do not wake each other. For a suite
+        /// whose name is not known, it names the app instead (notify(3) names are seen by every
+        /// process of the device): the app's own processes hear each other, no other app does.
         func noticeName(forKey key: String) -> String {
-            "AppSettings.storedSettingsDidChange/" + (name ?? "?") + "/" + key
+            guard let name else {
+                return "AppSettings.storedSettingsDidChange.unknownSuite/" + Self.applicationName + "/" + key
+            }
+            return "AppSettings.storedSettingsDidChange/" + name + "/" + key
         }
 
         /// Runs `body` as the only writer of `key`: in this process always, and across the app and

@@ -28,8 +28,8 @@
         }
 
         /// The notice `name` arrived: reported for the stores it names, each re-reading what it
-        /// holds. (Stores of a suite whose name is not known share a notice by key; each reads
-        /// its own suite.)
+        /// holds. (This app's stores of suites whose names are not known share a notice by key;
+        /// each reads its own suite.)
         static func noticeArrived(_ name: String) {
             report(
                 Change(

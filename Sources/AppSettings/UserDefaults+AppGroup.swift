@@ -43,8 +43,7 @@ extension UserDefaults {
     /// `appsettings` tool's `--suite` opens, so that on Apple platforms its notices name the suite
     /// (an App Group's suite, when this process made it with `UserDefaults(appGroup:)`, gets the
     /// group's lock file too).
-    @_spi(AppSettingsTool)
-    public convenience init?(recordedSuite name: String) {
+    package convenience init?(recordedSuite name: String) {
         self.init(suiteName: name)
         SuiteNames.record(name, appGroup: false, for: self)
     }

@@ -98,7 +98,7 @@ public enum StoredSettingsEditor {
     private static func edit(
         userDefaults: UserDefaults,
         key: String,
-        _ change: (inout [String: _StoredValue], Int?) throws -> Void
+        _ change: (inout [String: StoredValue], Int?) throws -> Void
     ) throws(AppSettingsError) {
         try StoreNames.check(key: key)
         let store = SettingsStore(userDefaults: userDefaults, key: key)
@@ -163,8 +163,8 @@ public enum StoredSettingsEditor {
     /// Refuses, naming the setting, the range or the choices, a changed value the set's schema
     /// does not allow (its JSON form checked: what `update(fromJSON:)` in the app would refuse).
     private static func check(
-        _ entries: [String: _StoredValue],
-        changedFrom stored: [String: _StoredValue],
+        _ entries: [String: StoredValue],
+        changedFrom stored: [String: StoredValue],
         against schema: StoredSchema
     ) throws(AppSettingsError) {
         for (name, value) in entries.sorted(by: { $0.key < $1.key }) where stored[name] != value {
@@ -179,8 +179,8 @@ public enum StoredSettingsEditor {
 
     private static let nonFiniteTexts: Set = ["nan", "inf", "-inf"]
 
-    private static func typedValue(text: String, like template: _StoredValue, setting: String) throws -> _StoredValue {
-        let value: _StoredValue
+    private static func typedValue(text: String, like template: StoredValue, setting: String) throws -> StoredValue {
+        let value: StoredValue
         switch template {
         case .string:
             value = .string(text)
@@ -204,15 +204,15 @@ public enum StoredSettingsEditor {
     /// `value` typed like `template`; `strict: true` refuses JSON null where a value is
     /// stored (the setting may not be optional).
     private static func typed(
-        _ value: _StoredValue,
-        like template: _StoredValue,
+        _ value: StoredValue,
+        like template: StoredValue,
         merging: Bool,
         strict: Bool = false,
         setting: String
-    ) throws -> _StoredValue {
+    ) throws -> StoredValue {
         do {
             return try JSONForm.storedValue(value, like: template, merging: merging, strict: strict)
-        } catch let mismatch as _StoredValueMismatch {
+        } catch let mismatch as StoredValueMismatch {
             throw AppSettingsError.invalidJSONValue(
                 setting: setting, expected: mismatch.expected, found: mismatch.found)
         }
@@ -221,7 +221,7 @@ public enum StoredSettingsEditor {
     // MARK: Paths
 
     /// `setting` as a path: the stored name itself, or its dotted components into objects.
-    private static func path(of setting: String, in entries: [String: _StoredValue], key: String) throws -> [String] {
+    private static func path(of setting: String, in entries: [String: StoredValue], key: String) throws -> [String] {
         if entries[setting] != nil { return [setting] }
         let components = setting.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard components.count > 1, entry(at: components, in: entries) != nil else {
@@ -230,8 +230,8 @@ public enum StoredSettingsEditor {
         return components
     }
 
-    private static func entry(at path: [String], in entries: [String: _StoredValue]) -> _StoredValue? {
-        var current = _StoredValue.dictionary(entries)
+    private static func entry(at path: [String], in entries: [String: StoredValue]) -> StoredValue? {
+        var current = StoredValue.dictionary(entries)
         for component in path {
             guard case .dictionary(let values) = current, let value = values[component] else { return nil }
             current = value
@@ -241,9 +241,9 @@ public enum StoredSettingsEditor {
 
     private static func replacing(
         _ path: [String],
-        with value: _StoredValue,
-        in entries: [String: _StoredValue]
-    ) -> [String: _StoredValue] {
+        with value: StoredValue,
+        in entries: [String: StoredValue]
+    ) -> [String: StoredValue] {
         guard let first = path.first else { return entries }
         var result = entries
         if path.count == 1 {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable @_spi(Testing) import AppSettings
+@testable import AppSettings
 
 /// Real numbers JSON cannot hold.
 final class NonFiniteSettings: AppSettingsObject, @unchecked Sendable {

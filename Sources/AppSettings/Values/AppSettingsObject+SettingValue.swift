@@ -28,7 +28,7 @@ final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Obj
         guard case .dictionary(let entries) = stored else {
             throw StoredValueMismatch(expected: Object.self, found: stored)
         }
-        let object = LoadSuppression.withSuppressedLoading { Object(userDefaults: .standard) }
+        let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
         object.resetToDeveloperDefaults()
         // The first value that does not fit makes the whole object one that does not fit.
         let unknown = try object.apply(entries) { problem in
@@ -48,7 +48,7 @@ final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Obj
     /// objects; a nested `@Setting` is read in place by ``AppSettingsObject/update(fromJSON:replacingAll:)``).
     override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
         guard case .dictionary(let entries) = value else { return value }
-        let object = LoadSuppression.withSuppressedLoading { Object(userDefaults: .standard) }
+        let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
         do {
             return .dictionary(try object.storedEntries(fromJSONForm: entries, key: object.userDefaultsKey))
         } catch {
@@ -58,7 +58,7 @@ final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Obj
 
     /// An object of the class's settings.
     override var schemaNode: SchemaNode {
-        let object = LoadSuppression.withSuppressedLoading { Object(userDefaults: .standard) }
+        let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
         return .object(object.schemaProperties())
     }
 }

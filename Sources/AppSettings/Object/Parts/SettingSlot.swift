@@ -45,8 +45,9 @@ class AnySettingSlot: @unchecked Sendable {
 
     /// The stored form of a value taken from `anyValue`.
     func storedValue(of value: Any) throws -> StoredValue { .null }
-    /// Converts and validates a stored value; the result is passed to `assign`. Runs unlocked.
-    func decode(_ stored: StoredValue) throws -> Any { () }
+    /// Converts and validates a stored value; the value is passed to `assign`, and `repaired`
+    /// tells whether `validate:` changed it (a repair a load must save). Runs unlocked.
+    func decode(_ stored: StoredValue) throws -> (value: Any, repaired: Bool) { ((), false) }
     /// Reads a value as JSON gives it into the stored form of the setting's type. Runs unlocked.
     func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue { value }
     /// The validated developer default, ready for `assign`.
@@ -167,9 +168,11 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
         return try witness.storedValue(of: value)
     }
 
-    override func decode(_ stored: StoredValue) throws -> Any {
+    override func decode(_ stored: StoredValue) throws -> (value: Any, repaired: Bool) {
         let decoded = try witness.value(from: stored)
-        return validate?(decoded) ?? decoded
+        guard let validate else { return (decoded, false) }
+        let validated = validate(decoded)
+        return (validated, !witness.isSame(decoded, validated))
     }
 
     override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {

@@ -31,7 +31,7 @@ final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Obj
         let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
         object.resetToDeveloperDefaults()
         // The first value that does not fit makes the whole object one that does not fit.
-        let unknown = try object.apply(entries) { problem in
+        let unknown = try object.fill(fromStored: entries) { problem in
             throw StoredValueMismatch(expected: Object.self, foundDescription: "\(problem.setting) \(problem.reason)")
         }
         object._state.withLock { $0.stored.unknownValues = unknown }

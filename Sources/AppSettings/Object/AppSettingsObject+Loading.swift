@@ -189,15 +189,6 @@ extension AppSettingsObject {
         slots.filter { !$0.isConstant }.map(\.name)
     }
 
-    /// A setting whose incoming value could not be used; it keeps the value it had.
-    struct SettingProblem {
-        /// The setting's stored name, with its nested objects' names before it: `audio.volume`.
-        var setting: String
-        /// The type the setting holds, for messages.
-        var expected: String
-        var reason: String
-    }
-
     /// The one walk over the settings for every way values come in (a load, a decode from
     /// another archive, a nested object in a collection, ``update(from:)``): each value is
     /// converted and validated by its setting and assigned, nested objects are filled in place,
@@ -229,7 +220,8 @@ extension AppSettingsObject {
                     continue
                 }
                 let before = nested._state.withLock { $0.changes.generation }
-                let nestedUnknown = try nested.fill(fromStored: nestedEntries, path: path + slot.name + ".", problem: problem)
+                let nestedUnknown = try nested.fill(
+                    fromStored: nestedEntries, path: path + slot.name + ".", problem: problem)
                 let nestedChanged = nested._state.withLock { state in
                     state.stored.unknownValues = nestedUnknown
                     return state.changes.generation != before
@@ -259,25 +251,6 @@ extension AppSettingsObject {
         return unknown
     }
 
-    /// Collects what a lenient walk (every load) could not use, as one error.
-    struct LoadProblems {
-        private(set) var settings: [String] = []
-        private(set) var reasons: [String] = []
-
-        mutating func append(setting: String, reason: String) {
-            settings.append(setting)
-            reasons.append("\(setting): \(reason)")
-        }
-
-        mutating func append(_ problem: SettingProblem) {
-            append(setting: problem.setting, reason: problem.reason)
-        }
-
-        /// ``AppSettingsError/unreadableSettings(key:settings:reasons:)``, or `nil` if nothing failed.
-        func error(key: String) -> AppSettingsError? {
-            settings.isEmpty ? nil : .unreadableSettings(key: key, settings: settings, reasons: reasons)
-        }
-    }
 }
 
 extension _StoredValue {

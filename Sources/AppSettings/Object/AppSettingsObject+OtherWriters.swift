@@ -46,7 +46,9 @@ extension AppSettingsObject {
         _state.withLock { state in
             state.takeLoadState(of: loadState)
             // Clean only if nothing changed since the check; a later change is still unsaved.
-            if state.changes.generation == snapshot.changes.generation { state.changes.savedGeneration = state.changes.generation }
+            if state.changes.generation == snapshot.changes.generation {
+                state.changes.savedGeneration = state.changes.generation
+            }
         }
         for (object, indices) in adopted { object.announce(indices, propagatesToParent: false) }
         if let error { Log.error("\(type(of: self)): reloading what another writer stored: \(error)") }

@@ -163,7 +163,7 @@ extension AppSettingsObject {
     }
 
     /// The values the sources hold for this set's settings, by setting path, in the order they
-    /// win; and what names no setting or cannot be read.
+    /// win (``OverrideSources/precedence``); and what names no setting or cannot be read.
     private func overrideCandidates(
         sources: OverrideSources,
         managed: ManagedConfigurationSource.Read
@@ -232,6 +232,8 @@ extension AppSettingsObject {
                     OverrideCandidate(source: .environment, origin: name, text: text, value: .string(text)))
             }
         }
+        // Each setting's candidates in the order they win: the one rule of precedence.
+        for path in candidates.keys { candidates[path]?.sort { $0.source.overrideRank < $1.source.overrideRank } }
         return (candidates, ignored)
     }
 

@@ -72,6 +72,9 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// Whether other code may see this object: `false` for a scratch copy or an object still
     /// initializing, which may be changed without locks or notifications.
     final var isPublished = false
+    /// The log capture of the task that made this object (tests' `AppSettingsLog.capture`): what
+    /// the library logs for it from its own threads (a watcher's refresh) goes there too.
+    final let logCapture = LogCapture.current
 
     /// Creates a settings set bound to `userDefaults`: developer defaults first, then what is
     /// stored, if anything.

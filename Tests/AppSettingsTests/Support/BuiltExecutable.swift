@@ -44,7 +44,14 @@ enum BuiltExecutable {
             return URL(fileURLWithPath: String(cString: name)).absoluteURL
         #else
             let address = UInt(bitPattern: #dsohandle)
-            guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+            // Read to the end: corelibs' `String(contentsOfFile:)` stops at the first 4 KiB of a
+            // file whose size `stat` gives as 0, as procfs does (under ThreadSanitizer its own
+            // mappings fill those).
+            guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps"),
+                let bytes = try? handle.readToEnd()
+            else { return nil }
+            try? handle.close()
+            let maps = String(decoding: bytes, as: UTF8.self)
             for line in maps.split(separator: "\n") {
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
                 let range = fields.first?.split(separator: "-").compactMap { UInt($0, radix: 16) } ?? []

@@ -68,4 +68,11 @@ package final class LogCapture: Sendable {
 
     /// The capture of the current task, if any.
     @TaskLocal package static var current: LogCapture?
+
+    /// Runs `body`, on one of the library's own threads, logging for `object`: into the capture
+    /// of the task that made it, if any.
+    static func logging<T>(for object: AppSettingsObject, _ body: () throws -> T) rethrows -> T {
+        guard let capture = object.logCapture, current == nil else { return try body() }
+        return try $current.withValue(capture, operation: body)
+    }
 }

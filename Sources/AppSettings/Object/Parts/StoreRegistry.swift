@@ -31,10 +31,10 @@ enum StoreRegistry {
             case .nothing:
                 continue
             case .unreadable:
-                object.storedSettingsDidChange(inAnotherProcess: nil)
+                LogCapture.logging(for: object) { object.storedSettingsDidChange(inAnotherProcess: nil) }
             case .bytes(let stored):
                 guard !StoreWatcher.isOwnWrite(stored) else { continue }
-                object.storedSettingsDidChange(inAnotherProcess: stored)
+                LogCapture.logging(for: object) { object.storedSettingsDidChange(inAnotherProcess: stored) }
             }
         }
     }

@@ -1,4 +1,4 @@
-@_spi(Testing) import AppSettings
+import AppSettings
 import Foundation
 
 // MARK: Where a load and a save of one set spend their time

@@ -6,7 +6,7 @@
 // Every figure is the median over many samples; the contenders of one measurement take turns.
 // The `merge` rows save a set that another writer changed since (issue 11).
 
-@_spi(Testing) import AppSettings
+import AppSettings
 import Foundation
 
 /// Whether this is a debug build: a function, so that neither configuration sees dead code.

@@ -48,7 +48,7 @@ private func canonicalSettings(_ archive: Data) -> String {
     }
 }
 
-private func canonical(_ value: _StoredValue) -> String {
+private func canonical(_ value: StoredValue) -> String {
     switch value {
     case .double(let double): "d\(double.bitPattern)"
     case .float(let float): "f\(float.bitPattern)"

@@ -44,7 +44,7 @@
             guard let token = FileManager.default.ubiquityIdentityToken,
                 let archive = try? NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: false)
             else { return .unknown }
-            return .signedIn(String(UInt64(bitPattern: Optional(_StoredValue.data(archive)).tag), radix: 16))
+            return .signedIn(String(UInt64(bitPattern: Optional(StoredValue.data(archive)).tag), radix: 16))
         }
     }
 

@@ -116,7 +116,7 @@ public struct Setting<Value: SettingValue> {
         in range: ClosedRange<Value>,
         description: String? = nil,
         validate: (@Sendable (Value) -> Value)? = nil
-    ) where Value: _RangedSettingValue {
+    ) where Value: RangedSettingValue {
         let clamped: @Sendable (Value) -> Value = { value in
             if range.contains(value) { return value }
             // Below or above; a value that compares with neither bound (NaN) gets the lower one.
@@ -127,7 +127,7 @@ public struct Setting<Value: SettingValue> {
         slot = SettingSlot(
             initialValue: rules(wrappedValue), storedName: storedName, legacyKey: legacyKey, syncs: syncs,
             validate: rules, isInRange: { range.contains($0) },
-            rules: SettingRules(range: Value._schemaRange(range), description: description))
+            rules: SettingRules(range: Value.schemaRange(range), description: description))
         SlotRegistration.push(slot)
     }
 
@@ -149,7 +149,7 @@ public struct Setting<Value: SettingValue> {
     ///   - range: The values the setting may hold besides `nil`.
     ///   - description: A human text (see ``init(wrappedValue:_:legacyKey:syncs:description:validate:)``).
     ///   - validate: Called with every value assigned or loaded, after clamping; what it returns is kept.
-    public init<Bound: _RangedSettingValue>(
+    public init<Bound: RangedSettingValue>(
         wrappedValue: Bound?,
         _ storedName: String? = nil,
         legacyKey: String? = nil,
@@ -167,7 +167,7 @@ public struct Setting<Value: SettingValue> {
         slot = SettingSlot(
             initialValue: rules(wrappedValue), storedName: storedName, legacyKey: legacyKey, syncs: syncs,
             validate: rules, isInRange: { $0.map { range.contains($0) } ?? true },
-            rules: SettingRules(range: Bound._schemaRange(range), description: description))
+            rules: SettingRules(range: Bound.schemaRange(range), description: description))
         SlotRegistration.push(slot)
     }
 
@@ -191,29 +191,34 @@ public struct Setting<Value: SettingValue> {
     }
 }
 
-/// A setting type whose values a range can bound (`@Setting(in:)`): the integers, `Float`,
-/// `Double` and `Date`. An implementation detail: do not adopt it yourself.
-public protocol _RangedSettingValue: SettingValue, Comparable, Sendable {}
+/// A setting type whose values a range can bound in `@Setting(in:)`: the integers, `Float`,
+/// `Double` and `Date`.
+///
+/// The JSON Schema, the managed-configuration specification and the `appsettings` tool describe
+/// and check a range of numbers or dates only: the library's own conformances are the ones
+/// supported.
+public protocol RangedSettingValue: SettingValue, Comparable, Sendable {}
 
-extension _RangedSettingValue {
+extension RangedSettingValue {
     /// The range's bounds in their JSON form.
-    static func _schemaRange(_ range: ClosedRange<Self>) -> SchemaRange? {
-        guard let lower = try? _storedValue(of: range.lowerBound), let upper = try? _storedValue(of: range.upperBound)
+    static func schemaRange(_ range: ClosedRange<Self>) -> SchemaRange? {
+        guard let lower = try? settingWitness.storedValue(of: range.lowerBound),
+            let upper = try? settingWitness.storedValue(of: range.upperBound)
         else { return nil }  // the built-in ranged types always encode
         return SchemaRange(lowerBound: lower.jsonForm, upperBound: upper.jsonForm)
     }
 }
 
-extension Int: _RangedSettingValue {}
-extension Int8: _RangedSettingValue {}
-extension Int16: _RangedSettingValue {}
-extension Int32: _RangedSettingValue {}
-extension Int64: _RangedSettingValue {}
-extension UInt: _RangedSettingValue {}
-extension UInt8: _RangedSettingValue {}
-extension UInt16: _RangedSettingValue {}
-extension UInt32: _RangedSettingValue {}
-extension UInt64: _RangedSettingValue {}
-extension Float: _RangedSettingValue {}
-extension Double: _RangedSettingValue {}
-extension Date: _RangedSettingValue {}
+extension Int: RangedSettingValue {}
+extension Int8: RangedSettingValue {}
+extension Int16: RangedSettingValue {}
+extension Int32: RangedSettingValue {}
+extension Int64: RangedSettingValue {}
+extension UInt: RangedSettingValue {}
+extension UInt8: RangedSettingValue {}
+extension UInt16: RangedSettingValue {}
+extension UInt32: RangedSettingValue {}
+extension UInt64: RangedSettingValue {}
+extension Float: RangedSettingValue {}
+extension Double: RangedSettingValue {}
+extension Date: RangedSettingValue {}

@@ -93,8 +93,8 @@ public enum StoredSettingsEditor {
 
     private static let nonFiniteTexts: Set = ["nan", "inf", "-inf"]
 
-    private static func typedValue(text: String, like template: _StoredValue, setting: String) throws -> _StoredValue {
-        let value: _StoredValue
+    private static func typedValue(text: String, like template: StoredValue, setting: String) throws -> StoredValue {
+        let value: StoredValue
         switch template {
         case .string:
             value = .string(text)
@@ -118,12 +118,12 @@ public enum StoredSettingsEditor {
     /// `value` typed like `template`; `strict: true` refuses JSON null where a value is
     /// stored (the setting may not be optional).
     private static func typed(
-        _ value: _StoredValue,
-        like template: _StoredValue,
+        _ value: StoredValue,
+        like template: StoredValue,
         merging: Bool,
         strict: Bool = false,
         setting: String
-    ) throws -> _StoredValue {
+    ) throws -> StoredValue {
         do {
             return try StoredSets.storedValue(value, like: template, merging: merging, strict: strict)
         } catch let mismatch as _StoredValueMismatch {
@@ -135,7 +135,7 @@ public enum StoredSettingsEditor {
     // MARK: Paths
 
     /// `setting` as a path: the stored name itself, or its dotted components into objects.
-    private static func path(of setting: String, in entries: [String: _StoredValue], key: String) throws -> [String] {
+    private static func path(of setting: String, in entries: [String: StoredValue], key: String) throws -> [String] {
         if entries[setting] != nil { return [setting] }
         let components = setting.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard components.count > 1, entry(at: components, in: entries) != nil else {
@@ -144,8 +144,8 @@ public enum StoredSettingsEditor {
         return components
     }
 
-    private static func entry(at path: [String], in entries: [String: _StoredValue]) -> _StoredValue? {
-        var current = _StoredValue.dictionary(entries)
+    private static func entry(at path: [String], in entries: [String: StoredValue]) -> StoredValue? {
+        var current = StoredValue.dictionary(entries)
         for component in path {
             guard case .dictionary(let values) = current, let value = values[component] else { return nil }
             current = value
@@ -155,9 +155,9 @@ public enum StoredSettingsEditor {
 
     private static func replacing(
         _ path: [String],
-        with value: _StoredValue,
-        in entries: [String: _StoredValue]
-    ) -> [String: _StoredValue] {
+        with value: StoredValue,
+        in entries: [String: StoredValue]
+    ) -> [String: StoredValue] {
         guard let first = path.first else { return entries }
         var result = entries
         if path.count == 1 {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable @_spi(Testing) import AppSettings
+@testable import AppSettings
 
 @Suite("AppSettingsObject", .capturedLibraryLog)
 struct AppSettingsObjectTests {

@@ -48,7 +48,7 @@ struct ConcurrencyTests {
                 && dictionary["values"] as? [Int] == [counter, counter, counter]
         }
 
-        static func isWhole(_ stored: [String: _StoredValue]) -> Bool {
+        static func isWhole(_ stored: [String: StoredValue]) -> Bool {
             guard case .integer(let counter) = stored["counter"] else { return false }
             return stored["label"] == .string("v\(counter)")
                 && stored["values"] == .array(Array(repeating: .integer(counter), count: 3))

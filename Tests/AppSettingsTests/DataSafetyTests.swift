@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable @_spi(Testing) import AppSettings
+@testable import AppSettings
 
 /// What happens to stored data that cannot be used: never a crash, developer defaults for what
 /// cannot be read, the rest loaded, the bytes kept.

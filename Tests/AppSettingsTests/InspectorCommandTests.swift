@@ -2,7 +2,7 @@ import AppSettingsStoredSets
 import Foundation
 import Testing
 
-@testable @_spi(Testing) import AppSettings
+@testable import AppSettings
 
 // Real processes need `Process`, which exists on macOS and Linux only.
 #if os(Linux) || os(macOS)

@@ -69,7 +69,7 @@ struct KeyedArchiveTests {
 
     // MARK: Round trips
 
-    static let everyKind: [(String, _StoredValue)] = [
+    static let everyKind: [(String, StoredValue)] = [
         ("nil", .null),
         ("false", .bool(false)),
         ("true", .bool(true)),
@@ -103,8 +103,8 @@ struct KeyedArchiveTests {
     /// Each kind as a setting of its own (inline where a typed encoder puts it), as an array
     /// element and as a dictionary value (always an object there).
     @Test(arguments: everyKind)
-    func everyStoredValueKindRoundTrips(name: String, value: _StoredValue) throws {
-        let settings: [String: _StoredValue] = [
+    func everyStoredValueKindRoundTrips(name: String, value: StoredValue) throws {
+        let settings: [String: StoredValue] = [
             "field": value, "inArray": .array([value, value]), "inDictionary": .dictionary(["key": value]),
         ]
         let read = try StoredSetContents(KeyedArchiveWriter.archive(schemaVersion: 0, settings: settings))
@@ -112,7 +112,7 @@ struct KeyedArchiveTests {
     }
 
     @Test func theRootObjectHoldsTheVersionsAndOneFieldPerSetting() throws {
-        let settings: [String: _StoredValue] = [
+        let settings: [String: StoredValue] = [
             "flag": .bool(true), "count": .integer(3), "level": .float(0.5), "ratio": .double(2), "name": .string("x"),
         ]
         let data = KeyedArchiveWriter.archive(schemaVersion: -7, writeID: 42, settings: settings)
@@ -140,7 +140,7 @@ struct KeyedArchiveTests {
     }
 
     @Test func namesBeginningWithDollarAreEscapedWithOneMore() throws {
-        let settings: [String: _StoredValue] = [
+        let settings: [String: StoredValue] = [
             "$odd": .integer(1), "$$two": .string("x"), "$formatVersion": .integer(9), "plain": .bool(true),
         ]
         let data = KeyedArchiveWriter.archive(schemaVersion: 0, settings: settings)
@@ -229,7 +229,7 @@ struct KeyedArchiveTests {
         ])
         let read = try StoredSetContents(data)
         #expect(read.formatVersion == nil)
-        let expected: [String: _StoredValue] = [
+        let expected: [String: StoredValue] = [
             "flag": .bool(true), "count": .integer(-3), "level": .float(0.5), "ratio": .double(2.5),
             "name": .string("Grüße"), "bytes": .data(Data([1, 2])), "nothing": .null,
             "when": .date(Date(timeIntervalSinceReferenceDate: 100)),
@@ -246,7 +246,7 @@ struct KeyedArchiveTests {
     // MARK: Accepted variants
 
     @Test func variantsOtherArchiversWriteAreAccepted() throws {
-        func value(_ build: (inout HandMadeArchive) -> UInt32) throws -> _StoredValue? {
+        func value(_ build: (inout HandMadeArchive) -> UInt32) throws -> StoredValue? {
             try StoredSetContents(Self.holding(build)).settings["value"]
         }
         #expect(

@@ -122,20 +122,20 @@ struct OverrideTests {
 
     @Test("text is parsed by the declared type")
     func parsingByType() throws {
-        func text(_ string: String) -> _StoredValue { .string(string) }
+        func text(_ string: String) -> StoredValue { .string(string) }
         for (string, expected) in [
             ("YES", true), ("no", false), ("true", true), ("FALSE", false), ("1", true), ("0", false),
         ] {
             #expect(try Bool._overrideValue(from: text(string)) == expected, "\(string)")
         }
-        #expect(throws: _StoredValueMismatch.self) { try Bool._overrideValue(from: text("maybe")) }
+        #expect(throws: StoredValueMismatch.self) { try Bool._overrideValue(from: text("maybe")) }
         #expect(try Int._overrideValue(from: text(" -42 ")) == -42)
         #expect(try UInt64._overrideValue(from: text("18446744073709551615")) == .max)
-        let tooLarge = #expect(throws: _StoredValueMismatch.self) { try Int8._overrideValue(from: text("999")) }
+        let tooLarge = #expect(throws: StoredValueMismatch.self) { try Int8._overrideValue(from: text("999")) }
         #expect(tooLarge?.found.contains("out of the range of Int8") == true)
-        #expect(throws: _StoredValueMismatch.self) { try Int._overrideValue(from: text("3.5")) }
+        #expect(throws: StoredValueMismatch.self) { try Int._overrideValue(from: text("3.5")) }
         #expect(try Float._overrideValue(from: text("0.25")) == 0.25)
-        #expect(throws: _StoredValueMismatch.self) { try Float._overrideValue(from: text("1e50")) }
+        #expect(throws: StoredValueMismatch.self) { try Float._overrideValue(from: text("1e50")) }
         #expect(try Double._overrideValue(from: text("-1.5e3")) == -1500)
         #expect(try String._overrideValue(from: text("(a, b)")) == "(a, b)")
         #expect(
@@ -161,7 +161,7 @@ struct OverrideTests {
         #expect(try Data._overrideValue(from: text("<0102 03>")) == Data([1, 2, 3]))
         #expect(try Theme._overrideValue(from: text("dark")) == .dark)
         #expect(try Speed._overrideValue(from: text("2")) == .fast)
-        #expect(throws: _StoredValueMismatch.self) { try Theme._overrideValue(from: text("purple")) }
+        #expect(throws: StoredValueMismatch.self) { try Theme._overrideValue(from: text("purple")) }
         #expect(try [String]._overrideValue(from: text("(a, \"b c\")")) == ["a", "b c"])
         #expect(try [Int]._overrideValue(from: text("(1, 2)")) == [1, 2])
         #expect(try [Int]._overrideValue(from: text("[1, 2]")) == [1, 2])
@@ -169,15 +169,15 @@ struct OverrideTests {
         #expect(try [String: Int]._overrideValue(from: text("{a = 1; b = 2;}")) == ["a": 1, "b": 2])
         #expect(try [String: Int]._overrideValue(from: text(#"{"a": 1}"#)) == ["a": 1])
         #expect(try [[Int]]._overrideValue(from: text("((1, 2), (3))")) == [[1, 2], [3]])
-        #expect(throws: _StoredValueMismatch.self) { try [Int]._overrideValue(from: text("(1, x)")) }
-        #expect(throws: _StoredValueMismatch.self) { try [Int]._overrideValue(from: text("1")) }
+        #expect(throws: StoredValueMismatch.self) { try [Int]._overrideValue(from: text("(1, x)")) }
+        #expect(throws: StoredValueMismatch.self) { try [Int]._overrideValue(from: text("1")) }
         #expect(try Size._overrideValue(from: text("{width = 2.5; height = 3;}")) == Size(width: 2.5, height: 3))
         #expect(try Size._overrideValue(from: text(#"{"width": 2.5, "height": 3}"#)) == Size(width: 2.5, height: 3))
         #expect(try Int?._overrideValue(from: text("5")) == 5)
         #expect(try Int?._overrideValue(from: .null) == nil)
         // Managed values arrive typed (property lists, JSON): taken as they are.
         #expect(try Float._overrideValue(from: .double(0.5)) == 0.5)
-        #expect(throws: _StoredValueMismatch.self) { try Int8._overrideValue(from: .integer(999)) }
+        #expect(throws: StoredValueMismatch.self) { try Int8._overrideValue(from: .integer(999)) }
     }
 
     // MARK: Precedence and sources

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable @_spi(Testing) import AppSettings
+@testable import AppSettings
 
 /// The Linux recovery copy's two slots: the format on its own, then real saves through the store.
 @Suite("Recovery copy", .capturedLibraryLog)

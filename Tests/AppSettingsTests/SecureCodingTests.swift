@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable @_spi(Testing) import AppSettings
+@testable import AppSettings
 
 /// An `NSSecureCoding` class with every kind of field: optional ones, primitives, a link to
 /// another object of its class and an array of them.
@@ -240,7 +240,7 @@ struct SecureCodingTests {
         let data = Self.chainArchive { archive in
             archive.object(Self.chainClassName, ["note": .reference(archive.add(.string("no name")))])
         }
-        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
     }
 
     @Test func primitivesOfAnotherTypeDecodeAsZero() throws {
@@ -265,7 +265,7 @@ struct SecureCodingTests {
             return archive.object(
                 Self.chainClassName, ["name": .reference(archive.add(.string("x"))), "children": .reference(children)])
         }
-        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
     }
 
     @Test(arguments: [1, 2, 3])
@@ -284,7 +284,7 @@ struct SecureCodingTests {
             }
             return uids[0]
         }
-        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
     }
 
     @Test func aCycleThroughAnArrayIsRefused() {
@@ -295,7 +295,7 @@ struct SecureCodingTests {
                 Self.chainClassName, ["name": .reference(archive.add(.string("x"))), "children": .reference(children)],
                 at: rootUID)
         }
-        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
     }
 
     private static func nestedChain(depth: Int) -> Data {
@@ -313,18 +313,18 @@ struct SecureCodingTests {
     @Test func deepNestingIsRefused() throws {
         let shallow = try Chain._value(from: .data(Self.nestedChain(depth: 30)))
         #expect(shallow.name == "29")
-        #expect(throws: _StoredValueMismatch.self) {
+        #expect(throws: StoredValueMismatch.self) {
             try Chain._value(from: .data(Self.nestedChain(depth: ArchiveFormat.maximumDepth + 2)))
         }
-        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(Self.nestedChain(depth: 10_000))) }
+        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(Self.nestedChain(depth: 10_000))) }
     }
 
     @Test func aRootOfAnotherClassIsAMismatch() throws {
         let data = try NSKeyedArchiver.archivedData(withRootObject: Tag(name: "x"), requiringSecureCoding: true)
-        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
         let string = try NSKeyedArchiver.archivedData(
             withRootObject: NSString(string: "x"), requiringSecureCoding: true)
-        #expect(throws: _StoredValueMismatch.self) { try Chain._value(from: .data(string)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(string)) }
     }
 
     @Test func subclassesSupportSecureCodingWithOrWithoutTheOverride() throws {
@@ -367,13 +367,13 @@ struct SecureCodingTests {
 
     @Test func aBytesFieldOfAnotherTypeIsAMismatch() {
         let data = Self.gaugeArchive(bytes: .plain(.string("not bytes")))
-        #expect(throws: _StoredValueMismatch.self) { try Gauge._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Gauge._value(from: .data(data)) }
     }
 
     @Test func anUnkeyedRequestFailsTheValueWithoutStoppingTheProcess() {
         let data = Self.gaugeArchive(bytes: .plain(.data(Data())), unkeyed: true)
         #expect(throws: ArchiveFormatError.self) { try SecureArchiveDecoder.decodeRoot(Gauge.self, from: data) }
-        #expect(throws: _StoredValueMismatch.self) { try Gauge._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Gauge._value(from: .data(data)) }
     }
 
     @Test func arraysAndDictionariesOfRequestedClassesDecode() throws {

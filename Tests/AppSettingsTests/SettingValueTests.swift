@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable @_spi(Testing) import AppSettings
+@testable import AppSettings
 
 @Suite("Setting values")
 struct SettingValueTests {
@@ -268,13 +268,13 @@ struct SettingValueTests {
 
     @Test func storedNumbersConvertOnlyWhenTheyFit() throws {
         #expect(try Int8._value(from: .integer(127)) == 127)
-        #expect(throws: _StoredValueMismatch.self) { try Int8._value(from: .integer(128)) }
-        #expect(throws: _StoredValueMismatch.self) { try UInt._value(from: .integer(-1)) }
+        #expect(throws: StoredValueMismatch.self) { try Int8._value(from: .integer(128)) }
+        #expect(throws: StoredValueMismatch.self) { try UInt._value(from: .integer(-1)) }
         #expect(try Int._value(from: .double(3)) == 3)
-        #expect(throws: _StoredValueMismatch.self) { try Int._value(from: .double(3.5)) }
+        #expect(throws: StoredValueMismatch.self) { try Int._value(from: .double(3.5)) }
         #expect(try Double._value(from: .integer(2)) == 2)
-        #expect(throws: _StoredValueMismatch.self) { try Bool._value(from: .integer(2)) }
-        #expect(throws: _StoredValueMismatch.self) { try String._value(from: .integer(2)) }
-        #expect(throws: _StoredValueMismatch.self) { try Theme._value(from: .string("purple")) }
+        #expect(throws: StoredValueMismatch.self) { try Bool._value(from: .integer(2)) }
+        #expect(throws: StoredValueMismatch.self) { try String._value(from: .integer(2)) }
+        #expect(throws: StoredValueMismatch.self) { try Theme._value(from: .string("purple")) }
     }
 }

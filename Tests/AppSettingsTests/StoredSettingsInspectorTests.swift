@@ -2,7 +2,7 @@ import AppSettingsStoredSets
 import Foundation
 import Testing
 
-@testable @_spi(Testing) import AppSettings
+@testable import AppSettings
 
 /// Real numbers JSON cannot hold.
 final class NonFiniteSettings: AppSettingsObject, @unchecked Sendable {

@@ -298,7 +298,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     final func _writeSetting<Value>(_ slot: SettingSlot<Value>, _ newValue: Value) {
         let value = slot.validate.map { $0(newValue) } ?? newValue
         let changed = _state.withLock { state in
-            guard !Value._isSameSettingValue(slot.value, value) else { return false }
+            guard !slot.witness.isSame(slot.value, value) else { return false }
             slot.value = value
             if !slot.isConstant { state.changes.recordChange(of: slot.index) }
             return true

@@ -6,24 +6,33 @@ import Foundation
 /// key of its own), a change inside it makes the parent unsaved, and the parent's
 /// ``AppSettingsObject/synchronizeToUserDefaults()`` stores it. Loading fills the nested object
 /// in place, so references to it stay valid.
-extension AppSettingsObject: SettingValue {
-    /// Stores the object's settings as a dictionary.
-    public static func _storedValue(of value: AppSettingsObject) throws -> _StoredValue {
+extension AppSettingsObject: SettingValue {}
+
+extension SettingValue where Self: AppSettingsObject {
+    /// A dictionary of the object's settings, by stored name (each subclass its own).
+    public static var settingRepresentation: SettingRepresentation {
+        SettingRepresentation(SettingsObjectWitness<Self>())
+    }
+}
+
+final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Object>, @unchecked Sendable {
+    /// The object's settings as a dictionary.
+    override func storedValue(of value: Object) throws -> StoredValue {
         .dictionary(try value.codec.encodedSettings(value.takeSnapshot()))
     }
 
-    /// Creates a new object (developer defaults, nothing loaded from `UserDefaults`) filled with
-    /// the stored settings. Used for settings objects inside collections; a nested `@Setting` is
+    /// A new object (developer defaults, nothing loaded from `UserDefaults`) filled with the
+    /// stored settings. Used for settings objects inside collections; a nested `@Setting` is
     /// filled in place instead.
-    public static func _value(from stored: _StoredValue) throws -> Self {
+    override func value(from stored: StoredValue) throws -> Object {
         guard case .dictionary(let entries) = stored else {
-            throw _StoredValueMismatch(expected: Self.self, found: stored)
+            throw StoredValueMismatch(expected: Object.self, found: stored)
         }
-        let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
+        let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
         object.resetToDeveloperDefaults()
         // The first value that does not fit makes the whole object one that does not fit.
         let unknown = try object.fill(fromStored: entries) { problem in
-            throw _StoredValueMismatch(expected: Self.self, foundDescription: "\(problem.setting) \(problem.reason)")
+            throw StoredValueMismatch(expected: Object.self, foundDescription: "\(problem.setting) \(problem.reason)")
         }
         object._state.withLock { $0.stored.unknownValues = unknown }
         object.publish()
@@ -31,7 +40,25 @@ extension AppSettingsObject: SettingValue {
     }
 
     /// The same object: assigning another object, even one with equal values, replaces it.
-    public static func _isSameSettingValue(_ lhs: AppSettingsObject, _ rhs: AppSettingsObject) -> Bool {
+    override func isSame(_ lhs: Object, _ rhs: Object) -> Bool {
         lhs === rhs
+    }
+
+    /// An object of the settings' forms, by stored name (in an array or a dictionary of settings
+    /// objects; a nested `@Setting` is read in place by ``AppSettingsObject/update(fromJSON:replacingAll:)``).
+    override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        guard case .dictionary(let entries) = value else { return value }
+        let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
+        do {
+            return .dictionary(try object.storedEntries(fromJSONForm: entries, key: object.userDefaultsKey))
+        } catch {
+            throw StoredValueMismatch(expected: Object.self, foundDescription: "\(error)")
+        }
+    }
+
+    /// An object of the class's settings.
+    override var schemaNode: SchemaNode {
+        let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
+        return .object(object.schemaProperties())
     }
 }

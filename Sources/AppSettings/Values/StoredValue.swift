@@ -8,9 +8,9 @@ import Foundation
 ///
 /// Each case maps to what `NSKeyedArchiver` writes for the matching Foundation object (or, for a
 /// number or Boolean that is a setting of its own, for the typed `encode(_:forKey:)`), so
-/// `NSKeyedUnarchiver` can read a stored settings set.
-/// This is an implementation detail of ``SettingValue``; you do not need to use it directly.
-public enum _StoredValue: Hashable, Sendable {
+/// `NSKeyedUnarchiver` can read a stored settings set. Internal: a type's
+/// ``SettingRepresentation`` converts its values to and from this form.
+package enum StoredValue: Hashable, Sendable {
     /// `NSNull`: what an `Optional` stores for `nil`.
     case null
     /// A Boolean `NSNumber`.
@@ -34,11 +34,11 @@ public enum _StoredValue: Hashable, Sendable {
     /// An `NSUUID`.
     case uuid(UUID)
     /// An `NSArray`.
-    case array([_StoredValue])
+    case array([StoredValue])
     /// An `NSSet`.
-    case set([_StoredValue])
+    case set([StoredValue])
     /// An `NSDictionary` with string keys; nested settings objects are stored this way too.
-    case dictionary([String: _StoredValue])
+    case dictionary([String: StoredValue])
 
     /// A short name of the stored kind, used in error messages.
     var kindDescription: String {
@@ -59,25 +59,25 @@ public enum _StoredValue: Hashable, Sendable {
     }
 }
 
-/// Thrown by ``SettingValue`` conversions when a stored value does not fit the declared type.
+/// Thrown by a setting type's conversions when a stored value does not fit the declared type.
 ///
 /// The loader catches it: that setting keeps its developer default, and the mismatch is one of the
 /// reasons of ``AppSettingsError/unreadableSettings(key:settings:reasons:)`` ("holds a string,
 /// expected Float").
-public struct _StoredValueMismatch: Error, Sendable {
+package struct StoredValueMismatch: Error, Sendable {
     /// The Swift type that was expected.
-    public let expected: String
+    package let expected: String
     /// What was found instead.
-    public let found: String
+    package let found: String
 
     /// Creates a mismatch for `type` and the stored value that did not fit it.
-    public init(expected type: Any.Type, found value: _StoredValue) {
+    init(expected type: Any.Type, found value: StoredValue) {
         self.expected = String(describing: type)
         self.found = value.kindDescription
     }
 
     /// Creates a mismatch with a free-form description of what was found.
-    public init(expected type: Any.Type, foundDescription: String) {
+    init(expected type: Any.Type, foundDescription: String) {
         self.expected = String(describing: type)
         self.found = foundDescription
     }
@@ -92,7 +92,7 @@ public struct _StoredValueMismatch: Error, Sendable {
 
 // MARK: - Property-list form
 
-extension _StoredValue {
+extension StoredValue {
     /// The property-list form used by `dictionaryRepresentation()`: URLs and UUIDs as strings,
     /// sets as arrays, `nil` as `nil` (the caller leaves the key out).
     var propertyListValue: Any? {
@@ -127,24 +127,24 @@ extension _StoredValue {
         }
         switch value {
         case let values as NSSet:
-            var converted = [_StoredValue]()
+            var converted = [StoredValue]()
             for element in values {
-                guard let storedElement = _StoredValue(propertyListValue: element) else { return nil }
+                guard let storedElement = StoredValue(propertyListValue: element) else { return nil }
                 converted.append(storedElement)
             }
             self = .set(converted)
         case let values as [Any]:
-            var converted = [_StoredValue]()
+            var converted = [StoredValue]()
             converted.reserveCapacity(values.count)
             for element in values {
-                guard let storedElement = _StoredValue(propertyListValue: element) else { return nil }
+                guard let storedElement = StoredValue(propertyListValue: element) else { return nil }
                 converted.append(storedElement)
             }
             self = .array(converted)
         case let values as [String: Any]:
-            var converted = [String: _StoredValue](minimumCapacity: values.count)
+            var converted = [String: StoredValue](minimumCapacity: values.count)
             for (key, element) in values {
-                guard let storedElement = _StoredValue(propertyListValue: element) else { return nil }
+                guard let storedElement = StoredValue(propertyListValue: element) else { return nil }
                 converted[key] = storedElement
             }
             self = .dictionary(converted)
@@ -155,7 +155,7 @@ extension _StoredValue {
 
     /// Numbers are told apart by their dynamic type first and, for `NSNumber`, by its
     /// `objCType`, because a bridged `NSNumber` casts to `Bool`, `Int` and `Double` alike.
-    private static func scalar(fromPropertyListValue value: Any) -> _StoredValue? {
+    private static func scalar(fromPropertyListValue value: Any) -> StoredValue? {
         switch value {
         case is NSNull: return .null
         case let string as String: return .string(string)
@@ -179,7 +179,7 @@ extension _StoredValue {
         if !(type is NSObject.Type), type != Bool.self, type != Float.self, type != Double.self,
             let integer = value as? any BinaryInteger
         {
-            return Int64(exactly: integer).map(_StoredValue.integer)
+            return Int64(exactly: integer).map(StoredValue.integer)
         }
         guard let number = bridgedNumber(value) else { return nil }
         switch objCType(of: number) {
@@ -222,7 +222,7 @@ private func objCType(of number: NSNumber) -> String {
 
 // MARK: - Foundation-object form
 
-extension _StoredValue {
+extension StoredValue {
     /// The Foundation object `NSKeyedArchiver` would archive for this value; used by
     /// `AppSettingsObject.encode(with:)`.
     var foundationObject: Any {
@@ -250,3 +250,8 @@ extension _StoredValue {
         }
     }
 }
+
+// The names these two had while they were public (underscored), still used by the object's files
+// (`Object/`); new code uses `StoredValue` and `StoredValueMismatch`.
+package typealias _StoredValue = StoredValue
+package typealias _StoredValueMismatch = StoredValueMismatch

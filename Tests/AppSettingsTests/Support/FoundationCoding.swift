@@ -112,7 +112,7 @@ final class FoundationSetReader: NSObject, NSSecureCoding {
 struct StoredSetContents {
     var formatVersion: Int64?
     var schemaVersion: Int64?
-    var settings: [String: _StoredValue] = [:]
+    var settings: [String: StoredValue] = [:]
 
     init(_ data: Data) throws {
         var reader = try KeyedArchiveReader(data)

@@ -158,8 +158,8 @@ extension AppleBranchTests {
         // As an Objective-C dictionary hands it over: an NSNumber made from a char.
         try settings.update(from: try #require(DarwinBridging.bridged(["level": Int8(7)]) as? [String: Any]))
         #expect(settings.level == 7)
-        #expect(_StoredValue(propertyListValue: DarwinBridging.number(Int8(1))!) == .integer(1))
-        #expect(_StoredValue(propertyListValue: DarwinBridging.number(true)!) == .bool(true))
+        #expect(StoredValue(propertyListValue: DarwinBridging.number(Int8(1))!) == .integer(1))
+        #expect(StoredValue(propertyListValue: DarwinBridging.number(true)!) == .bool(true))
     }
 
     // MARK: Finding 3: containerURL on macOS

@@ -49,6 +49,25 @@ nonisolated final class AccentColor: NSObject, NSSecureCoding, SettingValue {
     override var hash: Int { hue.hashValue }
 }
 
+/// A type stored as another setting type through two conversions (`SettingRepresentation`). Its
+/// representation is in a `nonisolated extension`, so that it is not main-actor isolated.
+nonisolated struct HexColor: Equatable {
+    var hex = "#ff8800"
+
+    init(hex: String) throws {
+        guard hex.hasPrefix("#") else { throw CocoaError(.formatting) }
+        self.hex = hex
+    }
+
+    init() {}
+}
+
+nonisolated extension HexColor: SettingValue {
+    static var settingRepresentation: SettingRepresentation {
+        .converted(HexColor.self, to: String.self, storing: { $0.hex }, reading: { try HexColor(hex: $0) })
+    }
+}
+
 /// The settings classes, in a `nonisolated` namespace: a type nested in a nonisolated type gets no
 /// default main-actor isolation, so the classes are declared exactly as in a nonisolated module
 /// and their settings are usable from any thread.
@@ -65,6 +84,7 @@ nonisolated enum Settings {
         @Setting var constLastSeenBuild = 0
         @Setting("window") var windowFrame = WindowFrame()
         @Setting var accentColor: AccentColor? = nil
+        @Setting var highlight = HexColor()
         @Setting var audio = AudioSettings()
         var cache = 0  // a plain stored property: never stored
 

@@ -62,6 +62,7 @@ check(settings.soundLevel == 1, "validate: gave \(settings.soundLevel)")
 settings.theme = .dark
 settings.windowFrame = WindowFrame(width: 100, height: 300)
 settings.accentColor = AccentColor(hue: 0.25)
+settings.highlight = try HexColor(hex: "#00ff00")
 settings.audio.outputDevice = "USB"
 settings.constLastSeenBuild = 42
 try settings.synchronizeToUserDefaults()
@@ -74,6 +75,7 @@ let reloaded = MySettings(userDefaults: suite)
 check(reloaded.theme == .dark && reloaded.soundLevel == 1, "reloaded \(reloaded.theme) \(reloaded.soundLevel)")
 check(reloaded.accentColor?.hue == 0.25, "NSSecureCoding value \(String(describing: reloaded.accentColor?.hue))")
 check(reloaded.audio.outputDevice == "USB", "nested object \(reloaded.audio.outputDevice)")
+check(reloaded.highlight.hex == "#00ff00", "converted value \(reloaded.highlight.hex)")
 check(reloaded.constLastSeenBuild == 0, "const setting was stored")
 
 // Settings as documents: one set to JSON and back, all or nothing.

@@ -9,7 +9,7 @@ extension KeyedArchiveReader {
     /// value, or why it could not be read.
     struct SettingsValues {
         var schemaVersion: Int64?
-        var values: [String: _StoredValue] = [:]
+        var values: [String: StoredValue] = [:]
         /// The settings whose values could not be read (missing from `values`), and why.
         var unreadable: [(name: String, error: ArchiveFormatError)] = []
         /// The record of synced settings (`$cloudBase`, `$cloudPending`), when the set has one.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads an `NSKeyedArchiver` archive of Foundation objects into stored values, defensively.
 ///
-/// Only the classes that ``_StoredValue`` can represent are accepted; any other class name,
+/// Only the classes that ``StoredValue`` can represent are accepted; any other class name,
 /// a reference cycle, nesting deeper than ``ArchiveFormat/maximumDepth`` or more objects than the
 /// bytes can honestly hold is an ``ArchiveFormatError``, never a trap. Foundation's unarchiver
 /// is never involved, so none of its fatal paths can be reached from stored bytes.
@@ -15,7 +15,7 @@ struct KeyedArchiveReader {
     private var visiting: Set<Int> = []
     /// Strings and data already decoded, by UID: shared objects stay shared (one copy in memory
     /// however often they are referenced), so a small archive cannot expand into a huge load.
-    private var decodedScalars: [Int: _StoredValue] = [:]
+    private var decodedScalars: [Int: StoredValue] = [:]
     /// How many more values may be produced; shared sub-graphs count each time they are used.
     private var budget: Int
 
@@ -134,7 +134,7 @@ struct KeyedArchiveReader {
     }
 
     /// A number or Boolean as the stored value it is, wherever it is stored; `nil` for anything else.
-    private static func number(_ object: BinaryPropertyListReader.Object) -> _StoredValue? {
+    private static func number(_ object: BinaryPropertyListReader.Object) -> StoredValue? {
         switch object {
         case .bool(let bool): .bool(bool)
         case .integer(let integer): .integer(integer)
@@ -146,7 +146,7 @@ struct KeyedArchiveReader {
     }
 
     /// Decodes the object with the given UID and everything it refers to.
-    mutating func value(uid: Int, depth: Int) throws(ArchiveFormatError) -> _StoredValue {
+    mutating func value(uid: Int, depth: Int) throws(ArchiveFormatError) -> StoredValue {
         try spendBudget()
         guard depth <= ArchiveFormat.maximumDepth else {
             throw ArchiveFormatError("objects are nested deeper than \(ArchiveFormat.maximumDepth) levels")
@@ -174,18 +174,18 @@ struct KeyedArchiveReader {
     }
 
     private mutating func object(fields: [String: Int], objectUID: Int, depth: Int) throws(ArchiveFormatError)
-        -> _StoredValue
+        -> StoredValue
     {
         let name = try className(ofObjectFields: fields)
         switch name {
         case "NSDictionary", "NSMutableDictionary":
-            var result = [String: _StoredValue]()
+            var result = [String: StoredValue]()
             for entry in try dictionaryEntries(uid: objectUID) {
                 result[entry.key] = try value(uid: entry.valueUID, depth: depth + 1)
             }
             return .dictionary(result)
         case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
-            var elements = [_StoredValue]()
+            var elements = [StoredValue]()
             for element in try references(fields["NS.objects"]) {
                 elements.append(try value(uid: element, depth: depth + 1))
             }
@@ -252,7 +252,7 @@ struct KeyedArchiveReader {
 
 extension KeyedArchiveReader {
     /// Decodes a setting's value, wherever it is.
-    mutating func value(of field: Field, depth: Int) throws(ArchiveFormatError) -> _StoredValue {
+    mutating func value(of field: Field, depth: Int) throws(ArchiveFormatError) -> StoredValue {
         switch field {
         case .object(let uid):
             return try value(uid: uid, depth: depth)

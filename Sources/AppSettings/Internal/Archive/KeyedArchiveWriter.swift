@@ -28,7 +28,7 @@ struct KeyedArchiveWriter {
     static func archive(
         schemaVersion: Int64,
         writeID: Int64 = .random(in: 1...Int64.max),
-        settings: [String: _StoredValue],
+        settings: [String: StoredValue],
         cloud: CloudRecord? = nil,
         schema: String? = nil
     ) -> Data {
@@ -63,7 +63,7 @@ struct KeyedArchiveWriter {
     /// A value as an object's field: numbers and Booleans inline, where `encode(_:forKey:)` of
     /// `Bool`, `Int64`, `Float` and `Double` puts them; anything else a reference to its object.
     /// (An integer above `Int64.max` has no typed encoder: it stays an `NSNumber` object.)
-    private mutating func field(_ value: _StoredValue) -> Int {
+    private mutating func field(_ value: StoredValue) -> Int {
         switch value {
         case .bool(let bool): plist.add(.bool(bool))
         case .integer(let integer): plist.add(.integer(integer))
@@ -116,7 +116,7 @@ struct KeyedArchiveWriter {
         archiveObjects[Int(uid)] = plist.add(.dictionary(keys: keys, values: values))
     }
 
-    mutating func encode(_ value: _StoredValue) -> UInt32 {
+    mutating func encode(_ value: StoredValue) -> UInt32 {
         switch value {
         case .null:
             if let nullObjectUID { return nullObjectUID }
@@ -160,7 +160,7 @@ struct KeyedArchiveWriter {
         }
     }
 
-    private mutating func encodeCollection(_ elements: [_StoredValue], className: String) -> UInt32 {
+    private mutating func encodeCollection(_ elements: [StoredValue], className: String) -> UInt32 {
         let uid = reserveUID()
         var references = [Int]()
         references.reserveCapacity(elements.count)
@@ -169,7 +169,7 @@ struct KeyedArchiveWriter {
         return uid
     }
 
-    mutating func encodeDictionary(_ entries: [(String, _StoredValue)]) -> UInt32 {
+    mutating func encodeDictionary(_ entries: [(String, StoredValue)]) -> UInt32 {
         let uid = reserveUID()
         var keys = [Int]()
         var values = [Int]()

@@ -13,7 +13,7 @@ struct CloudStamp: Comparable, Hashable {
     }
 
     /// The stamp of a write of `value` (cloud form, `nil` for `nil`) after the stamps seen.
-    static func after(_ seen: [CloudStamp?], value: _StoredValue?) -> CloudStamp {
+    static func after(_ seen: [CloudStamp?], value: StoredValue?) -> CloudStamp {
         let counter = (seen.compactMap { $0?.counter }.max() ?? 0) + 1
         return CloudStamp(counter: counter, tag: value.tag)
     }
@@ -35,11 +35,11 @@ struct CloudRecord: Equatable {
     var isEmpty: Bool { stamps.isEmpty && refused.isEmpty && account == nil }
 
     /// The stored form, under `$cloudBase`: a dictionary with `$format` 2.
-    var storedValue: _StoredValue {
-        func stampsValue(_ stamps: [String: CloudStamp]) -> _StoredValue {
+    var storedValue: StoredValue {
+        func stampsValue(_ stamps: [String: CloudStamp]) -> StoredValue {
             .dictionary(stamps.mapValues { .array([.integer($0.counter), .integer($0.tag)]) })
         }
-        var fields: [String: _StoredValue] = [
+        var fields: [String: StoredValue] = [
             "$format": .integer(2), "stamps": stampsValue(stamps), "refused": stampsValue(refused),
         ]
         if let account { fields["account"] = .string(account) }
@@ -48,12 +48,12 @@ struct CloudRecord: Equatable {
 
     /// Reads the stored form; the first format (a base of values, before versions) reads as an
     /// empty record: its settings count as never written here, and any cloud value wins.
-    init(storedValue: _StoredValue) throws(ArchiveFormatError) {
+    init(storedValue: StoredValue) throws(ArchiveFormatError) {
         guard case .dictionary(let fields) = storedValue else {
             throw ArchiveFormatError("\(ArchiveFormat.cloudBaseField) is not a dictionary")
         }
         guard fields["$format"] == .integer(2) else { return }
-        func stamps(_ value: _StoredValue?) throws(ArchiveFormatError) -> [String: CloudStamp] {
+        func stamps(_ value: StoredValue?) throws(ArchiveFormatError) -> [String: CloudStamp] {
             guard case .dictionary(let entries)? = value else { return [:] }
             var result: [String: CloudStamp] = [:]
             for (name, entry) in entries {
@@ -82,7 +82,7 @@ struct CloudRecord: Equatable {
 struct CloudEnvelope: Equatable {
     var stamp: CloudStamp
     /// The value in cloud form; `nil` for `nil`.
-    var value: _StoredValue?
+    var value: StoredValue?
 
     var propertyListValue: Any? {
         var envelope: [String: Any] = ["$version": stamp.counter, "$tag": stamp.tag]
@@ -95,7 +95,7 @@ struct CloudEnvelope: Equatable {
 
     /// Reads a cloud key's property-list value; `nil` when it is not a property list.
     init?(propertyListValue: Any) {
-        guard let stored = _StoredValue(propertyListValue: propertyListValue) else { return nil }
+        guard let stored = StoredValue(propertyListValue: propertyListValue) else { return nil }
         if case .dictionary(let fields) = stored, case .integer(let counter)? = fields["$version"],
             case .integer(let tag)? = fields["$tag"]
         {
@@ -107,20 +107,20 @@ struct CloudEnvelope: Equatable {
         }
     }
 
-    init(stamp: CloudStamp, value: _StoredValue?) {
+    init(stamp: CloudStamp, value: StoredValue?) {
         self.stamp = stamp
         self.value = value
     }
 }
 
-extension _StoredValue {
+extension StoredValue {
     /// The marker of `nil` inside an array or dictionary in cloud form: property lists have no null.
-    static let cloudNull: _StoredValue = .dictionary(["$null": .bool(true)])
+    static let cloudNull: StoredValue = .dictionary(["$null": .bool(true)])
 
     /// The value as a cloud key-value store holds it: property-list types only (a URL or UUID as
     /// its string, a set as an array, every real number as a `Double`, which is what a property
     /// list gives back, `nil` inside an array or dictionary as ``cloudNull``); `nil` for `nil`.
-    var cloudValue: _StoredValue? {
+    var cloudValue: StoredValue? {
         switch self {
         case .null: nil
         case .float(let value): .double(Double(value))
@@ -133,7 +133,7 @@ extension _StoredValue {
     }
 
     /// A cloud-form value back as a stored value a setting decodes (``cloudNull`` as `.null`).
-    var fromCloudForm: _StoredValue {
+    var fromCloudForm: StoredValue {
         switch self {
         case Self.cloudNull: .null
         case .array(let values), .set(let values): .array(values.map(\.fromCloudForm))
@@ -165,7 +165,7 @@ extension _StoredValue {
     }
 }
 
-extension Optional where Wrapped == _StoredValue {
+extension Optional where Wrapped == StoredValue {
     /// The tag of a stamp: FNV-1a over the value's canonical text (the same on every device).
     var tag: Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

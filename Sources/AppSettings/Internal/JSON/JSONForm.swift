@@ -6,7 +6,7 @@ import Foundation
 // Writing needs no types: each stored kind has one JSON form (dates ISO 8601, `Data` base64,
 // sets as sorted arrays, non-finite numbers as text). Reading does: a JSON string may be a
 // `String`, a `Date`, `Data`, a URL or a UUID. A settings class reads it by each setting's declared
-// type (`SettingValue._storedValue(fromJSONForm:)`); the tool, which has no classes, by the kind of
+// type (its witness's `storedValue(fromJSONForm:)`); the tool, which has no classes, by the kind of
 // the value stored for the setting (`storedValue(_:like:)`).
 
 /// The JSON form of stored values.
@@ -17,7 +17,7 @@ enum JSONForm {
     // MARK: Writing
 
     /// A stored value in the form `JSONSerialization` writes.
-    static func jsonValue(_ value: _StoredValue) -> Any {
+    static func jsonValue(_ value: StoredValue) -> Any {
         switch value {
         case .null: return NSNull()
         case .bool(let bool): return bool
@@ -94,7 +94,7 @@ enum JSONForm {
     /// A JSON document of one settings set: its entries by stored name, read as JSON gives them
     /// (numbers, strings, Booleans, null, arrays, dictionaries), and its `$schemaVersion`.
     struct Document {
-        var entries: [String: _StoredValue]
+        var entries: [String: StoredValue]
         var schemaVersion: Int?
     }
 
@@ -140,12 +140,12 @@ enum JSONForm {
     }
 
     /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
-    static func storedValue(fromJSON value: Any) -> _StoredValue? {
-        _StoredValue(propertyListValue: value)
+    static func storedValue(fromJSON value: Any) -> StoredValue? {
+        StoredValue(propertyListValue: value)
     }
 
     /// A JSON value in its compact text, for messages (long ones shortened).
-    static func description(of value: _StoredValue) -> String {
+    static func description(of value: StoredValue) -> String {
         let text = compactText(jsonValue(value))
         return text.count > 80 ? text.prefix(77) + "..." : text
     }
@@ -182,33 +182,33 @@ enum JSONForm {
 
     /// The forms a setting's declared type reads JSON strings in: used by the `SettingValue`
     /// conformances. Any other value is returned as it is, for the type's own check.
-    static func date(_ value: _StoredValue, for type: Any.Type) throws -> _StoredValue {
+    static func date(_ value: StoredValue, for type: Any.Type) throws -> StoredValue {
         guard case .string(let text) = value else { return value }
         guard let date = date(fromText: text) else {
-            throw _StoredValueMismatch(
+            throw StoredValueMismatch(
                 expected: type, foundDescription: "\(description(of: value)), not an ISO 8601 date")
         }
         return .date(date)
     }
 
-    static func data(_ value: _StoredValue, for type: Any.Type) throws -> _StoredValue {
+    static func data(_ value: StoredValue, for type: Any.Type) throws -> StoredValue {
         guard case .string(let text) = value else { return value }
         guard let data = Data(base64Encoded: text) else {
-            throw _StoredValueMismatch(expected: type, foundDescription: "\(description(of: value)), not base64")
+            throw StoredValueMismatch(expected: type, foundDescription: "\(description(of: value)), not base64")
         }
         return .data(data)
     }
 
     /// A number; `"nan"`, `"inf"` and `"-inf"` as their numbers; a Boolean refused.
-    static func realNumber(_ value: _StoredValue, for type: Any.Type) throws -> _StoredValue {
-        if case .bool = value { throw _StoredValueMismatch(expected: type, found: value) }
+    static func realNumber(_ value: StoredValue, for type: Any.Type) throws -> StoredValue {
+        if case .bool = value { throw StoredValueMismatch(expected: type, found: value) }
         guard case .string(let text) = value, let number = nonFiniteTexts[text] else { return value }
         return .double(number)
     }
 
     /// A `Codable` value from its JSON form: decoded with `JSONDecoder` reading dates, `Data` and
     /// non-finite numbers as the JSON form writes them.
-    static func decoded<Value: Decodable>(_ type: Value.Type, from value: _StoredValue) throws -> Value {
+    static func decoded<Value: Decodable>(_ type: Value.Type, from value: StoredValue) throws -> Value {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -226,12 +226,12 @@ enum JSONForm {
             // Wrapped in an array: a bare scalar is not a JSON document everywhere.
             let data = try JSONSerialization.data(withJSONObject: [jsonValue(value)], options: [])
             let decoded = try decoder.decode([Value].self, from: data)
-            guard decoded.count == 1 else { throw _StoredValueMismatch(expected: type, found: value) }
+            guard decoded.count == 1 else { throw StoredValueMismatch(expected: type, found: value) }
             return decoded[0]
-        } catch let mismatch as _StoredValueMismatch {
+        } catch let mismatch as StoredValueMismatch {
             throw mismatch
         } catch {
-            throw _StoredValueMismatch(expected: type, foundDescription: "\(description(of: value)) (\(error))")
+            throw StoredValueMismatch(expected: type, foundDescription: "\(description(of: value)) (\(error))")
         }
     }
 
@@ -247,13 +247,13 @@ enum JSONForm {
     /// where a value is stored and an integer on the other side of `Int64.max` than the stored
     /// one; otherwise (`import`, a document of the set's own form) both are taken.
     static func storedValue(
-        _ value: _StoredValue,
-        like template: _StoredValue,
+        _ value: StoredValue,
+        like template: StoredValue,
         merging: Bool,
         strict: Bool = false
-    ) throws -> _StoredValue {
-        func mismatch(_ expected: String) -> _StoredValueMismatch {
-            _StoredValueMismatch(expectedDescription: expected, foundDescription: description(of: value))
+    ) throws -> StoredValue {
+        func mismatch(_ expected: String) -> StoredValueMismatch {
+            StoredValueMismatch(expectedDescription: expected, foundDescription: description(of: value))
         }
         switch (template, value) {
         case (.null, _):
@@ -281,7 +281,7 @@ enum JSONForm {
             }
             return value
         case (.integer, .double(let number)), (.unsignedInteger, .double(let number)):
-            let integer: _StoredValue
+            let integer: StoredValue
             if let signed = Int64(exactly: number) {
                 integer = .integer(signed)
             } else if let unsigned = UInt64(exactly: number) {
@@ -344,7 +344,7 @@ enum JSONForm {
     /// What an element of a stored array or set is typed like: a stored element that is not
     /// `nil` (or `nil`, for a `nil` element where one is stored), or, when there is none, the
     /// element's own JSON kind.
-    private static func elementTemplate(for element: _StoredValue, among stored: [_StoredValue]) -> _StoredValue {
+    private static func elementTemplate(for element: StoredValue, among stored: [StoredValue]) -> StoredValue {
         if element == .null, stored.contains(.null) { return .null }
         return stored.first { $0 != .null } ?? element
     }

@@ -119,7 +119,7 @@ enum ManagedConfigurationSource {
         case none
         /// The set's entries by stored name (nested settings objects as dictionaries), and where
         /// they were found.
-        case entries([String: _StoredValue], origin: String)
+        case entries([String: StoredValue], origin: String)
         /// Something is there but cannot be used.
         case unreadable(origin: String, value: String, reason: String)
     }
@@ -149,7 +149,7 @@ enum ManagedConfigurationSource {
         // The AppConfig form (`appsettings schema --format appconfig`): one key per setting,
         // `<key>.<stored name>` (a nested object's settings by dotted path), beside or instead of
         // the set's dictionary, whose entries win.
-        var flat: [String: _StoredValue] = [:]
+        var flat: [String: StoredValue] = [:]
         let prefix = key + "."
         for (name, value) in dictionary where name.hasPrefix(prefix) {
             guard let stored = OverrideText.storedValue(ofParsed: value) else { continue }
@@ -166,16 +166,16 @@ enum ManagedConfigurationSource {
 
     /// `entries` with `value` at a path of nested dictionaries.
     private static func inserting(
-        _ value: _StoredValue,
+        _ value: StoredValue,
         at path: [String],
-        in entries: [String: _StoredValue]
-    ) -> [String: _StoredValue] {
+        in entries: [String: StoredValue]
+    ) -> [String: StoredValue] {
         guard let first = path.first else { return entries }
         var result = entries
         if path.count == 1 {
             result[first] = value
         } else {
-            var inner: [String: _StoredValue] = [:]
+            var inner: [String: StoredValue] = [:]
             if case .dictionary(let existing)? = entries[first] { inner = existing }
             result[first] = .dictionary(inserting(value, at: Array(path.dropFirst()), in: inner))
         }

@@ -90,7 +90,7 @@ enum AppConfigSpecification {
     }
 
     /// The AppConfig type of a form and its choices; `nil` when the format has none.
-    private static func appConfigType(of node: SchemaNode) -> (String, [_StoredValue])? {
+    private static func appConfigType(of node: SchemaNode) -> (String, [StoredValue])? {
         switch node {
         case .boolean: return ("boolean", [])
         case .integer: return ("integer", [])
@@ -118,7 +118,7 @@ enum AppConfigSpecification {
         }
     }
 
-    private static func text(of value: _StoredValue) -> String {
+    private static func text(of value: StoredValue) -> String {
         if case .string(let string) = value { return string }
         return JSONForm.description(of: value)
     }

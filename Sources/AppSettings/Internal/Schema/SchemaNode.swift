@@ -5,7 +5,7 @@ import Foundation
 // managed-configuration spec (`AppConfigSpecification`) and the tool's checks (`problem(with:)`)
 // are all made.
 
-/// The JSON form a setting's type has (see ``_SettingSchema``).
+/// The JSON form a setting's type has (its witness's `schemaNode`, `Values/SettingWitness`).
 indirect enum SchemaNode: Sendable, Hashable {
     case boolean
     /// An integer of a fixed-width type: its bounds.
@@ -27,7 +27,7 @@ indirect enum SchemaNode: Sendable, Hashable {
     /// A `String`-keyed dictionary of values.
     case dictionary(SchemaNode)
     /// One of the raw values of a `CaseIterable` `RawRepresentable` type, in their JSON form.
-    case choices(SchemaNode, [_StoredValue])
+    case choices(SchemaNode, [StoredValue])
     /// A settings object: its settings, in declaration order.
     case object([SchemaProperty])
 }
@@ -40,19 +40,19 @@ struct SchemaProperty: Sendable, Hashable {
     var range: SchemaRange?
     var description: String?
     /// The developer default in its JSON form; only the class knows it (the archive does not carry it).
-    var defaultValue: _StoredValue?
+    var defaultValue: StoredValue?
 }
 
 /// The closed range of `@Setting(in:)`, both bounds in their JSON form.
 struct SchemaRange: Sendable, Hashable {
-    var lowerBound: _StoredValue
-    var upperBound: _StoredValue
+    var lowerBound: StoredValue
+    var upperBound: StoredValue
 
     /// `0.0...1.0`, `1...10`: the range as messages name it.
     var text: String { "\(JSONForm.description(of: lowerBound))...\(JSONForm.description(of: upperBound))" }
 
     /// Whether a JSON-form value lies in the range; `nil` when it is not of the range's kind.
-    func contains(_ value: _StoredValue) -> Bool? {
+    func contains(_ value: StoredValue) -> Bool? {
         switch (lowerBound, value) {
         case (.string(let lower), .string(let text)):
             guard case .string(let upper) = upperBound, let date = JSONForm.date(fromText: text),
@@ -67,7 +67,7 @@ struct SchemaRange: Sendable, Hashable {
     }
 }
 
-extension _StoredValue {
+extension StoredValue {
     /// A JSON number as a `Double` (integers beyond 2^53 rounded, which bounds of `Double`
     /// precision compare correctly with); `nil` for anything else.
     var jsonNumber: Double? {
@@ -81,7 +81,7 @@ extension _StoredValue {
     }
 
     /// The value as a document holds it: the JSON form of a stored value, read back as JSON gives it.
-    var jsonForm: _StoredValue {
+    var jsonForm: StoredValue {
         JSONForm.storedValue(fromJSON: JSONForm.jsonValue(self)) ?? self
     }
 }
@@ -111,7 +111,7 @@ struct SchemaProblem: Error, Equatable {
 extension SchemaNode {
     /// Why a value, as JSON gives it, is not of this form; `nil` when it is. `path` names the
     /// value (`audio.volume`, `tags[2]`).
-    func problem(with value: _StoredValue, path: String) -> SchemaProblem? {
+    func problem(with value: StoredValue, path: String) -> SchemaProblem? {
         func refused(_ expected: String) -> SchemaProblem {
             SchemaProblem(path: path, expected: expected, found: JSONForm.description(of: value))
         }
@@ -161,7 +161,7 @@ extension SchemaNode {
     /// Why a JSON object of settings does not fit `properties`: an unknown name, a value of the
     /// wrong form or outside its range; `nil` when it fits. Names are checked in sorted order.
     static func problem(
-        with entries: [String: _StoredValue],
+        with entries: [String: StoredValue],
         properties: [SchemaProperty],
         prefix: String
     ) -> SchemaProblem? {
@@ -210,7 +210,7 @@ extension SchemaNode {
 
 extension SchemaProperty {
     /// Why a value (as JSON gives it) does not fit this setting: its form, then its range.
-    func problem(with value: _StoredValue, path: String) -> SchemaProblem? {
+    func problem(with value: StoredValue, path: String) -> SchemaProblem? {
         if let problem = node.problem(with: value, path: path) { return problem }
         guard let range, value != .null, range.contains(value) == false else { return nil }
         return SchemaProblem(
@@ -219,9 +219,9 @@ extension SchemaProperty {
     }
 }
 
-extension _StoredValue {
+extension StoredValue {
     /// Equal as JSON values: numbers by value (`1` and `1.0`), the rest by kind and value.
-    func isSameJSONValue(as other: _StoredValue) -> Bool {
+    func isSameJSONValue(as other: StoredValue) -> Bool {
         if let left = jsonNumber, let right = other.jsonNumber { return left == right }
         return self == other
     }

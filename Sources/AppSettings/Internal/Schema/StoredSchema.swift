@@ -57,7 +57,7 @@ struct StoredSchema: Equatable {
     /// The text for `object`'s class, whose archive holds `names`: made once per class for its
     /// declared settings; made anew only when the set carries settings the class does not declare
     /// (every declared setting is always in the archive, so equal counts mean equal names).
-    static func text(of object: AppSettingsObject, names: Dictionary<String, _StoredValue>.Keys) -> String {
+    static func text(of object: AppSettingsObject, names: Dictionary<String, StoredValue>.Keys) -> String {
         let key = ObjectIdentifier(type(of: object))
         if let cached = cache.withLock({ $0[key] }), cached.names.count == names.count {
             return cached.text

@@ -44,12 +44,12 @@ class AnySettingSlot: @unchecked Sendable {
     // The members below are overridden by `SettingSlot`; all but `decode` run under the owner's lock.
 
     /// The stored form of a value taken from `anyValue`.
-    func storedValue(of value: Any) throws -> _StoredValue { .null }
+    func storedValue(of value: Any) throws -> StoredValue { .null }
     /// Converts and validates a stored value; the value is passed to `assign`, and `repaired`
     /// tells whether `validate:` changed it (a repair a load must save). Runs unlocked.
-    func decode(_ stored: _StoredValue) throws -> (value: Any, repaired: Bool) { ((), false) }
+    func decode(_ stored: StoredValue) throws -> (value: Any, repaired: Bool) { ((), false) }
     /// Reads a value as JSON gives it into the stored form of the setting's type. Runs unlocked.
-    func storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue { value }
+    func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue { value }
     /// The validated developer default, ready for `assign`.
     func initialValueForAssignment() -> Any { () }
     /// Assigns what `decode` or `initialValueForAssignment` returned; tells whether it changed anything.
@@ -66,7 +66,7 @@ class AnySettingSlot: @unchecked Sendable {
     var valueDescription: String { "" }
     /// Converts and validates the value of an override; the result is passed to `setOverride`.
     /// Runs unlocked.
-    func overrideValue(from stored: _StoredValue) throws -> Any { () }
+    func overrideValue(from stored: StoredValue) throws -> Any { () }
     /// Makes readers see `value` (what `overrideValue` returned) instead of the user's value, which
     /// is kept; tells whether what readers see changed.
     func setOverride(_ value: Any, source: SettingSource) -> Bool { false }
@@ -77,10 +77,10 @@ class AnySettingSlot: @unchecked Sendable {
     /// The form of the value in a JSON document (a nested settings object's is made from the object).
     var schemaNode: SchemaNode { .any }
     /// The developer default in its JSON form, for the schema; `nil` when it has none.
-    var defaultJSONForm: _StoredValue? { nil }
+    var defaultJSONForm: StoredValue? { nil }
     /// Why a stored value (of the setting's type) is outside the declared range; `nil` when it is
     /// inside or there is none. Runs unlocked.
-    func rangeProblem(of stored: _StoredValue) -> String? { nil }
+    func rangeProblem(of stored: StoredValue) -> String? { nil }
 }
 
 /// What `@Setting(in:description:)` declares beside the value.
@@ -108,6 +108,9 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     @usableFromInline let validate: (@Sendable (Value) -> Value)?
     /// Whether a value lies in the declared range (`@Setting(in:)`); `nil` without one.
     let isInRange: (@Sendable (Value) -> Bool)?
+    /// How `Value` is stored, compared and read: its `settingRepresentation`'s witness, fetched
+    /// once here so that every conversion is one call.
+    @usableFromInline let witness: SettingWitness<Value>
 
     init(
         initialValue: Value,
@@ -123,6 +126,7 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
         self.initialValue = initialValue
         self.validate = validate
         self.isInRange = isInRange
+        witness = Value.settingWitness
         super.init(
             explicitStoredName: storedName,
             legacyKey: legacyKey,
@@ -157,28 +161,28 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     /// The value readers see: the user's value, or an override's; read only under the owner's lock.
     @inlinable var visibleValue: Value { storage.pointee }
 
-    override func storedValue(of value: Any) throws -> _StoredValue {
+    override func storedValue(of value: Any) throws -> StoredValue {
         guard let value = value as? Value else {
-            throw _StoredValueMismatch(expected: Value.self, foundDescription: foundTypeName(of: value))
+            throw StoredValueMismatch(expected: Value.self, foundDescription: foundTypeName(of: value))
         }
-        return try Value._storedValue(of: value)
+        return try witness.storedValue(of: value)
     }
 
-    override func decode(_ stored: _StoredValue) throws -> (value: Any, repaired: Bool) {
-        let decoded = try Value._value(from: stored)
+    override func decode(_ stored: StoredValue) throws -> (value: Any, repaired: Bool) {
+        let decoded = try witness.value(from: stored)
         guard let validate else { return (decoded, false) }
         let validated = validate(decoded)
-        return (validated, !Value._isSameSettingValue(decoded, validated))
+        return (validated, !witness.isSame(decoded, validated))
     }
 
-    override func storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue {
-        try Value._storedValue(fromJSONForm: value)
+    override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        try witness.storedValue(fromJSONForm: value)
     }
 
     override func initialValueForAssignment() -> Any { initialValue }
 
     override func assign(_ newValue: Any) -> Bool {
-        guard let newValue = newValue as? Value, !Value._isSameSettingValue(value, newValue) else { return false }
+        guard let newValue = newValue as? Value, !witness.isSame(value, newValue) else { return false }
         value = newValue
         return true
     }
@@ -193,29 +197,29 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
 
     override func hasSameValue(as other: Any) -> Bool {
         guard let other = other as? Value else { return false }
-        return Value._isSameSettingValue(value, other)
+        return witness.isSame(value, other)
     }
 
     override var valueDescription: String { String(describing: value) }
 
     override var valueTypeName: String { String(describing: Value.self) }
 
-    override func overrideValue(from stored: _StoredValue) throws -> Any {
-        let parsed = try Value._overrideValue(from: stored)
+    override func overrideValue(from stored: StoredValue) throws -> Any {
+        let parsed = try witness.overrideValue(from: stored)
         if let isInRange, !isInRange(parsed), let range = rules.range {
             // An override is an administrator's or a tester's statement: one outside the range
             // is refused (and listed), not clamped into something nobody asked for.
-            throw _StoredValueMismatch(
+            throw StoredValueMismatch(
                 expectedDescription: "\(valueTypeName) in \(range.text)",
                 foundDescription: "\(String(describing: parsed)), outside the range")
         }
         return validate?(parsed) ?? parsed
     }
 
-    override var schemaNode: SchemaNode { Value._settingSchema.node }
+    override var schemaNode: SchemaNode { witness.schemaNode }
 
-    override var defaultJSONForm: _StoredValue? {
-        guard !holdsSettingsObject, let stored = try? Value._storedValue(of: initialValue) else {
+    override var defaultJSONForm: StoredValue? {
+        guard !holdsSettingsObject, let stored = try? witness.storedValue(of: initialValue) else {
             // A value that cannot be encoded (an NSSecureCoding class of Apple's frameworks) has
             // no default to show; saving it throws, naming the setting.
             return nil
@@ -223,8 +227,8 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
         return stored.jsonForm
     }
 
-    override func rangeProblem(of stored: _StoredValue) -> String? {
-        guard let isInRange, let range = rules.range, let value = try? Value._value(from: stored) else {
+    override func rangeProblem(of stored: StoredValue) -> String? {
+        guard let isInRange, let range = rules.range, let value = try? witness.value(from: stored) else {
             // Without a range there is nothing to check; a value that does not convert is
             // refused by the conversion itself, with its own message.
             return nil
@@ -240,9 +244,9 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
             user.moveInitialize(from: storage, count: 1)
             storage.initialize(to: newValue)
             overriddenUserValue = user
-            return !Value._isSameSettingValue(user.pointee, newValue)
+            return !witness.isSame(user.pointee, newValue)
         }
-        guard !Value._isSameSettingValue(storage.pointee, newValue) else { return false }
+        guard !witness.isSame(storage.pointee, newValue) else { return false }
         storage.pointee = newValue
         return true
     }
@@ -250,7 +254,7 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     override func removeOverride() -> Bool {
         overrideSource = nil
         guard let user = overriddenUserValue else { return false }
-        let changed = !Value._isSameSettingValue(storage.pointee, user.pointee)
+        let changed = !witness.isSame(storage.pointee, user.pointee)
         storage.deinitialize(count: 1)
         storage.moveInitialize(from: user, count: 1)
         user.deallocate()

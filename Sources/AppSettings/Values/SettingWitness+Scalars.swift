@@ -1,0 +1,329 @@
+import Foundation
+
+// The witnesses of the built-in scalar types: how each is stored and read back, read from its
+// JSON form and from an override's text, and described in a JSON Schema. Each is made once
+// (`static let settingRepresentation` in `SettingValue.swift`).
+
+// MARK: - Bool
+
+final class BoolWitness: SettingWitness<Bool>, @unchecked Sendable {
+    /// A Boolean `NSNumber`.
+    override func storedValue(of value: Bool) -> StoredValue { .bool(value) }
+
+    /// A Boolean, or the integers 0 and 1.
+    override func value(from stored: StoredValue) throws -> Bool {
+        switch stored {
+        case .bool(let value): return value
+        case .integer(0): return false
+        case .integer(1): return true
+        default: throw StoredValueMismatch(expected: Bool.self, found: stored)
+        }
+    }
+
+    override func isSame(_ lhs: Bool, _ rhs: Bool) -> Bool { lhs == rhs }
+
+    /// `true` or `false` (JSON tells them from numbers).
+    override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        switch value {
+        case .integer, .unsignedInteger, .float, .double: throw StoredValueMismatch(expected: Bool.self, found: value)
+        default: return value
+        }
+    }
+
+    /// `YES`, `true`, `1` and `NO`, `false`, `0`, in any case.
+    override func overrideValue(from stored: StoredValue) throws -> Bool {
+        guard case .string(let text) = stored else { return try value(from: stored) }
+        switch OverrideText.trimmed(text).lowercased() {
+        case "yes", "true", "1": return true
+        case "no", "false", "0": return false
+        default: throw OverrideText.mismatch(Bool.self, text, "expected YES, NO, true, false, 1 or 0")
+        }
+    }
+
+    override var schemaNode: SchemaNode { .boolean }
+}
+
+// MARK: - Integers
+
+/// The witness of every integer type: a stored integer that does not fit the declared type is a
+/// mismatch, never a truncation.
+final class IntegerWitness<Integer: FixedWidthInteger>: SettingWitness<Integer>, @unchecked Sendable {
+    /// An integer `NSNumber`.
+    override func storedValue(of value: Integer) -> StoredValue {
+        if let signed = Int64(exactly: value) { return .integer(signed) }
+        return .unsignedInteger(UInt64(value))
+    }
+
+    /// Any stored integer that fits, and a real number with an integral value that fits.
+    ///
+    /// A Boolean counts as 0 or 1: swift-corelibs-foundation's `NSKeyedArchiver` stores
+    /// `NSNumber(value: 1)` as `true` when the same archive holds a `true` (it treats equal
+    /// numbers as one object), so archives written by Foundation contain such values.
+    override func value(from stored: StoredValue) throws -> Integer {
+        let converted: Integer? =
+            switch stored {
+            case .bool(let value): value ? 1 : 0
+            case .integer(let value): Integer(exactly: value)
+            case .unsignedInteger(let value): Integer(exactly: value)
+            case .double(let value): Integer(exactly: value)
+            case .float(let value): Integer(exactly: value)
+            default: nil
+            }
+        guard let converted else { throw StoredValueMismatch(expected: Integer.self, found: stored) }
+        return converted
+    }
+
+    override func isSame(_ lhs: Integer, _ rhs: Integer) -> Bool { lhs == rhs }
+
+    /// An integer (or a real number with an integral value); one out of the type's range is
+    /// refused by `value(from:)`, a Boolean here.
+    override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        guard case .bool = value else { return value }
+        throw StoredValueMismatch(expected: Integer.self, found: value)
+    }
+
+    /// A decimal integer that fits the type (`999` does not fit an `Int8`).
+    override func overrideValue(from stored: StoredValue) throws -> Integer {
+        guard case .string(let text) = stored else { return try value(from: stored) }
+        let digits = OverrideText.trimmed(text)
+        if let value = Integer(digits) { return value }
+        if Int64(digits) != nil || UInt64(digits) != nil {
+            throw OverrideText.mismatch(Integer.self, text, "out of the range of \(Integer.self)")
+        }
+        throw OverrideText.mismatch(Integer.self, text)
+    }
+
+    /// An integer within the type's bounds.
+    override var schemaNode: SchemaNode { .integer(Integer.self) }
+}
+
+// MARK: - Real numbers
+
+final class DoubleWitness: SettingWitness<Double>, @unchecked Sendable {
+    /// A double-precision `NSNumber`.
+    override func storedValue(of value: Double) -> StoredValue { .double(value) }
+
+    /// Any stored number (a Boolean as 0 or 1, see `IntegerWitness`).
+    override func value(from stored: StoredValue) throws -> Double {
+        switch stored {
+        case .bool(let value): return value ? 1 : 0
+        case .double(let value): return value
+        case .float(let value): return Double(value)
+        case .integer(let value): return Double(value)
+        case .unsignedInteger(let value): return Double(value)
+        default: throw StoredValueMismatch(expected: Double.self, found: stored)
+        }
+    }
+
+    /// `==`, except that NaN is the same as NaN: assigning it again changes nothing.
+    override func isSame(_ lhs: Double, _ rhs: Double) -> Bool {
+        lhs == rhs || (lhs.isNaN && rhs.isNaN)
+    }
+
+    /// A number, or `"nan"`, `"inf"` or `"-inf"`.
+    override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        try JSONForm.realNumber(value, for: Double.self)
+    }
+
+    /// A decimal number.
+    override func overrideValue(from stored: StoredValue) throws -> Double {
+        guard case .string(let text) = stored else { return try value(from: stored) }
+        guard let value = Double(OverrideText.trimmed(text)) else { throw OverrideText.mismatch(Double.self, text) }
+        return value
+    }
+
+    /// A number, or `"nan"`, `"inf"`, `"-inf"`.
+    override var schemaNode: SchemaNode { .real(isFloat: false) }
+}
+
+final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
+    /// A single-precision `NSNumber`.
+    override func storedValue(of value: Float) -> StoredValue { .float(value) }
+
+    /// Any stored number (a double is rounded to the nearest `Float`, a Boolean is 0 or 1).
+    override func value(from stored: StoredValue) throws -> Float {
+        switch stored {
+        case .bool(let value): return value ? 1 : 0
+        case .float(let value): return value
+        case .double(let value): return Float(value)
+        case .integer(let value): return Float(value)
+        case .unsignedInteger(let value): return Float(value)
+        default: throw StoredValueMismatch(expected: Float.self, found: stored)
+        }
+    }
+
+    /// `==`, except that NaN is the same as NaN: assigning it again changes nothing.
+    override func isSame(_ lhs: Float, _ rhs: Float) -> Bool {
+        lhs == rhs || (lhs.isNaN && rhs.isNaN)
+    }
+
+    /// A number within `Float`'s range, or `"nan"`, `"inf"` or `"-inf"`.
+    override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        let number = try JSONForm.realNumber(value, for: Float.self)
+        if case .double(let double) = number, double.isFinite, !Float(double).isFinite {
+            throw StoredValueMismatch(expected: Float.self, foundDescription: "\(double), out of Float's range")
+        }
+        return number
+    }
+
+    /// A decimal number within `Float`'s range.
+    override func overrideValue(from stored: StoredValue) throws -> Float {
+        guard case .string(let text) = stored else { return try value(from: stored) }
+        guard let value = Double(OverrideText.trimmed(text)) else { throw OverrideText.mismatch(Float.self, text) }
+        let single = Float(value)
+        if value.isFinite, !single.isFinite {
+            throw OverrideText.mismatch(Float.self, text, "out of the range of Float")
+        }
+        return single
+    }
+
+    /// A number within `Float`'s range, or `"nan"`, `"inf"`, `"-inf"`.
+    override var schemaNode: SchemaNode { .real(isFloat: true) }
+}
+
+// MARK: - Foundation values
+
+final class StringWitness: SettingWitness<String>, @unchecked Sendable {
+    /// An `NSString`.
+    override func storedValue(of value: String) -> StoredValue { .string(value) }
+
+    /// A stored string.
+    override func value(from stored: StoredValue) throws -> String {
+        guard case .string(let value) = stored else { throw StoredValueMismatch(expected: String.self, found: stored) }
+        return value
+    }
+
+    override func isSame(_ lhs: String, _ rhs: String) -> Bool { lhs == rhs }
+
+    /// The text as given.
+    override func overrideValue(from stored: StoredValue) throws -> String {
+        try value(from: stored)
+    }
+
+    override var schemaNode: SchemaNode { .string }
+}
+
+final class DataWitness: SettingWitness<Data>, @unchecked Sendable {
+    /// An `NSData`.
+    override func storedValue(of value: Data) -> StoredValue { .data(value) }
+
+    /// Stored data, or base64 text (its JSON form, as the `appsettings` tool may store it).
+    override func value(from stored: StoredValue) throws -> Data {
+        guard case .data(let value) = try JSONForm.data(stored, for: Data.self) else {
+            throw StoredValueMismatch(expected: Data.self, found: stored)
+        }
+        return value
+    }
+
+    override func isSame(_ lhs: Data, _ rhs: Data) -> Bool { lhs == rhs }
+
+    /// Base64 text.
+    override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        try JSONForm.data(value, for: Data.self)
+    }
+
+    /// Base64 (the inspector's form), or property-list data text (`<0fbd77>`).
+    override func overrideValue(from stored: StoredValue) throws -> Data {
+        guard case .string(let text) = stored else { return try value(from: stored) }
+        if let data = Data(base64Encoded: OverrideText.trimmed(text)) { return data }
+        if case .data(let data)? = OverrideText.tree(text) { return data }
+        throw OverrideText.mismatch(Data.self, text, "expected base64 or <hexadecimal bytes>")
+    }
+
+    override var schemaNode: SchemaNode { .data }
+}
+
+final class DateWitness: SettingWitness<Date>, @unchecked Sendable {
+    /// An `NSDate`.
+    override func storedValue(of value: Date) -> StoredValue { .date(value) }
+
+    /// A stored date, or ISO 8601 text (its JSON form, as the `appsettings` tool may store it).
+    override func value(from stored: StoredValue) throws -> Date {
+        guard case .date(let value) = try JSONForm.date(stored, for: Date.self) else {
+            throw StoredValueMismatch(expected: Date.self, found: stored)
+        }
+        return value
+    }
+
+    override func isSame(_ lhs: Date, _ rhs: Date) -> Bool { lhs == rhs }
+
+    /// ISO 8601 text with a time zone, with any number of digits of fractional seconds.
+    override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        try JSONForm.date(value, for: Date.self)
+    }
+
+    /// ISO 8601: `2026-11-30T10:00:00Z`, with fractional seconds or a time zone offset, or a date
+    /// alone (`2026-11-30`, midnight UTC): read as ``AppSettingsObject/update(fromJSON:replacingAll:)``
+    /// reads a date, by the same function.
+    override func overrideValue(from stored: StoredValue) throws -> Date {
+        guard case .string(let text) = stored else { return try value(from: stored) }
+        guard let date = JSONForm.date(fromText: OverrideText.trimmed(text)) else {
+            throw OverrideText.mismatch(Date.self, text, "expected an ISO 8601 date")
+        }
+        return date
+    }
+
+    /// ISO 8601 text.
+    override var schemaNode: SchemaNode { .date }
+}
+
+final class URLWitness: SettingWitness<URL>, @unchecked Sendable {
+    /// An `NSURL` holding the absolute string, whatever the scheme.
+    override func storedValue(of value: URL) -> StoredValue { .url(value.absoluteURL) }
+
+    /// A stored URL, or a string that is a valid URL (the dictionary form).
+    override func value(from stored: StoredValue) throws -> URL {
+        switch stored {
+        case .url(let value): return value
+        case .string(let string):
+            guard let url = URL(string: string) else { throw StoredValueMismatch(expected: URL.self, found: stored) }
+            return url
+        default: throw StoredValueMismatch(expected: URL.self, found: stored)
+        }
+    }
+
+    override func isSame(_ lhs: URL, _ rhs: URL) -> Bool { lhs == rhs }
+
+    /// The text as a URL, whatever its scheme.
+    override func overrideValue(from stored: StoredValue) throws -> URL {
+        guard case .string(let text) = stored else { return try value(from: stored) }
+        let trimmed = OverrideText.trimmed(text)
+        guard !trimmed.isEmpty, let url = URL(string: trimmed) else { throw OverrideText.mismatch(URL.self, text) }
+        return url
+    }
+
+    /// A string.
+    override var schemaNode: SchemaNode { .url }
+}
+
+final class UUIDWitness: SettingWitness<UUID>, @unchecked Sendable {
+    /// An `NSUUID`.
+    override func storedValue(of value: UUID) -> StoredValue { .uuid(value) }
+
+    /// A stored UUID, or its string form (the dictionary form).
+    override func value(from stored: StoredValue) throws -> UUID {
+        switch stored {
+        case .uuid(let value): return value
+        case .string(let string):
+            guard let uuid = UUID(uuidString: string) else {
+                throw StoredValueMismatch(expected: UUID.self, found: stored)
+            }
+            return uuid
+        default: throw StoredValueMismatch(expected: UUID.self, found: stored)
+        }
+    }
+
+    override func isSame(_ lhs: UUID, _ rhs: UUID) -> Bool { lhs == rhs }
+
+    /// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
+    override func overrideValue(from stored: StoredValue) throws -> UUID {
+        guard case .string(let text) = stored else { return try value(from: stored) }
+        guard let uuid = UUID(uuidString: OverrideText.trimmed(text)) else {
+            throw OverrideText.mismatch(UUID.self, text)
+        }
+        return uuid
+    }
+
+    /// A UUID string.
+    override var schemaNode: SchemaNode { .uuid }
+}

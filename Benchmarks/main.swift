@@ -434,10 +434,12 @@ for (operation, perKey, plist) in [
         let appSettings = table.value("\(operation) \(count)", name)
         let pathA = table.value("\(operation) \(count)", perKey)
         let pathB = table.value("\(operation) \(count)", plist)
+        // A new object loading 20 settings: at most the Codable path (issue 27).
+        let limit = operation == "load" && count == 20 ? 1.0 : 1.2
         goal(
-            appSettings <= 1.2 * pathB,
+            appSettings <= limit * pathB,
             "\(operation) \(count): "
-                + String(format: "%.2fx the PropertyList path (b) (goal ≤ 1.2x)", appSettings / pathB))
+                + String(format: "%.2fx the PropertyList path (b) (goal ≤ %.1fx)", appSettings / pathB, limit))
         goal(
             appSettings < pathA,
             "\(operation) \(count): " + String(format: "%.2fx the per-key path (a) (goal < 1x)", appSettings / pathA))

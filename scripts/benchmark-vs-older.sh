@@ -31,7 +31,9 @@ if [ ! -f "$older/Package.swift" ]; then
 fi
 # The side-by-side mode uses only the public API and the benchmark's own types, which the older
 # benchmark has too; its main.swift gets the one line that runs the mode, after its imports.
-cp Benchmarks/SideBySide.swift "$older/Benchmarks/SideBySide.swift"
+# (copied only when it differs: a new file's time would rebuild the older benchmark)
+cmp -s Benchmarks/SideBySide.swift "$older/Benchmarks/SideBySide.swift" ||
+    cp Benchmarks/SideBySide.swift "$older/Benchmarks/SideBySide.swift"
 if ! grep -q '^runSideBySideIfAsked()$' "$older/Benchmarks/main.swift"; then
     sed -i '0,/^import Foundation$/s//import Foundation\n\nrunSideBySideIfAsked()/' "$older/Benchmarks/main.swift"
     grep -q '^runSideBySideIfAsked()$' "$older/Benchmarks/main.swift" ||

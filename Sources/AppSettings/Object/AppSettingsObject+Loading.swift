@@ -34,7 +34,7 @@ extension AppSettingsObject {
     func checkStorable() throws {
         if let error = layout.error { throw error }
         SettingsIsolationScope.checkUse(of: self)
-        guard userDefaultsKey != Self.keyPrefix else {
+        guard !settingsKey.hasEmptyPostfix else {
             throw AppSettingsError.emptyKeyPostfix(settingsClass: String(describing: type(of: self)))
         }
         try StoreNames.check(key: userDefaultsKey)
@@ -63,7 +63,7 @@ extension AppSettingsObject {
             if case .storeUnavailable = error { StoreAvailabilityWatcher.start() }
             _state.withLock { state in
                 state.lastLoadError = error
-                state.savedGeneration = state.generation
+                state.changes.markSaved()
             }
             return error
         }
@@ -74,9 +74,9 @@ extension AppSettingsObject {
             let error = problems.error(key: userDefaultsKey)
             _state.withLock { state in
                 state.lastLoadError = error
-                state.savedGeneration = state.generation
+                state.changes.markSaved()
                 // Imported values are unsaved, so the next synchronization stores them in the set.
-                if imported { state.generation &+= 1 }
+                if imported { state.changes.recordWholeSetChange() }
             }
             return error
         }
@@ -96,7 +96,7 @@ extension AppSettingsObject {
         // could not read) before it replaces them. Unsaved, as imported values are, so that the
         // next synchronization repairs the domain.
         let copyError = loadStoredState(from: .data(copy), source: .recoveryCopyOverUnreadable)
-        _state.withLock { $0.generation &+= 1 }
+        _state.withLock { $0.changes.recordWholeSetChange() }
         return copyError
     }
 
@@ -141,6 +141,9 @@ extension AppSettingsObject {
     /// Decodes what was read from the store into this unpublished object, and records it as the
     /// object's stored base.
     func loadStoredState(from object: PreferencesValue, source: StoredSource) -> AppSettingsError? {
+        // What `validate:` or `checkAfterDecode()` repairs while the values go in counts as a
+        // change after it (`apply`): unsaved, so that the next save stores the repair.
+        let generationBeforeLoad = _state.withLock { $0.changes.generation }
         var stored = StoredBase()
         let error: AppSettingsError?
         switch object {
@@ -164,7 +167,7 @@ extension AppSettingsObject {
         _state.withLock { state in
             state.stored = stored
             state.lastLoadError = error
-            state.savedGeneration = state.generation
+            state.changes.savedGeneration = generationBeforeLoad
         }
         return error
     }
@@ -198,7 +201,8 @@ extension AppSettingsObject {
     /// The one walk over the settings for every way values come in (a load, a decode from
     /// another archive, a nested object in a collection, ``update(from:)``): each value is
     /// converted and validated by its setting and assigned, nested objects are filled in place,
-    /// then `checkAfterDecode()` runs. Returns the entries no setting claimed.
+    /// then `checkAfterDecode()` runs. Returns the entries no setting claimed. A value that
+    /// `validate:` or `checkAfterDecode()` changed is recorded as a change of this object.
     ///
     /// `problem` is called for each value that does not fit; a throwing `problem` stops the walk
     /// (``update(from:)`` is all or nothing and discards the object it was filling).
@@ -212,6 +216,8 @@ extension AppSettingsObject {
         // under it in one go: this object is unpublished, so nothing is compared or announced.
         var decoded: [(slot: AnySettingSlot, value: Any)] = []
         decoded.reserveCapacity(slots.count)
+        // The settings `validate:` (here or in a nested object) changed: repairs, so unsaved.
+        var repaired: [Int] = []
         for slot in slots where !slot.isConstant {
             guard let stored = unknown.removeValue(forKey: slot.name) else { continue }
             if let nested = slot.nestedObject {
@@ -222,12 +228,19 @@ extension AppSettingsObject {
                             reason: "holds \(stored.kindDescription), expected settings"))
                     continue
                 }
+                let before = nested._state.withLock { $0.changes.generation }
                 let nestedUnknown = try nested.apply(nestedEntries, path: path + slot.name + ".", problem: problem)
-                nested._state.withLock { $0.stored.unknownValues = nestedUnknown }
+                let nestedChanged = nested._state.withLock { state in
+                    state.stored.unknownValues = nestedUnknown
+                    return state.changes.generation != before
+                }
+                if nestedChanged { repaired.append(slot.index) }
                 continue
             }
             do {
-                decoded.append((slot, try slot.decode(stored)))
+                let result = try slot.decode(stored)
+                decoded.append((slot, result.value))
+                if result.repaired { repaired.append(slot.index) }
             } catch let mismatch as _StoredValueMismatch {
                 try problem(
                     SettingProblem(
@@ -237,9 +250,11 @@ extension AppSettingsObject {
                 try problem(SettingProblem(setting: path + slot.name, expected: slot.valueTypeName, reason: "\(error)"))
             }
         }
-        _state.withLock { _ in
+        _state.withLock { state in
             for (slot, value) in decoded { slot.assignWithoutComparing(value) }
+            state.changes.recordChange(of: repaired)
         }
+        // Its assignments count as changes too (`_writeSetting`): a load keeps them unsaved.
         checkAfterDecode()
         return unknown
     }

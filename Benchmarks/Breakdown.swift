@@ -70,7 +70,7 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
                 blackHole(loaded?.checksum ?? 0)
                 return time
             },
-            Contender(name: "1 attach the slots (a new object, developer defaults)") {
+            Contender(name: "1 attach the slots (a new object, made as a scratch copy)") {
                 var object: AppSettingsObject?
                 let time = nanoseconds { object = settings._newUnloadedObject() }
                 blackHole(object == nil ? 0 : 1)

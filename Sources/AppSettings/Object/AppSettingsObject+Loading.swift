@@ -106,7 +106,7 @@ extension AppSettingsObject {
     private func loadLegacyValues(problems: inout LoadProblems) -> Bool {
         let entries = legacyEntries(in: store.domain, path: "", problems: &problems)
         guard !entries.isEmpty else { return false }
-        _ = apply(entries) { problem in
+        _ = fill(fromStored: entries) { problem in
             problems.append(setting: problem.setting, reason: "its legacy value \(problem.reason)")
         }
         return true
@@ -142,7 +142,7 @@ extension AppSettingsObject {
     /// object's stored base.
     func loadStoredState(from object: PreferencesValue, source: StoredSource) -> AppSettingsError? {
         // What `validate:` or `checkAfterDecode()` repairs while the values go in counts as a
-        // change after it (`apply`): unsaved, so that the next save stores the repair.
+        // change after it (`fill(fromStored:)`): unsaved, so that the next save stores the repair.
         let generationBeforeLoad = _state.withLock { $0.changes.generation }
         var stored = StoredBase()
         let error: AppSettingsError?
@@ -172,7 +172,7 @@ extension AppSettingsObject {
         return error
     }
 
-    /// Reads `data` into this object (`apply`) and `stored`; returns what could not be used.
+    /// Reads `data` into this object (`fill(fromStored:)`) and `stored`; returns what could not be used.
     private func decode(_ data: Data, into stored: inout StoredBase) -> AppSettingsError? {
         let settings = codec.readStoredSettings(data)
         stored.schemaVersion = settings.schemaVersion
@@ -180,22 +180,13 @@ extension AppSettingsObject {
         guard let entries = settings.entries else { return settings.error }
         stored.values = entries
         var problems = settings.problems
-        stored.unknownValues = apply(entries) { problems.append($0) }
+        stored.unknownValues = fill(fromStored: entries) { problems.append($0) }
         return settings.error ?? problems.error(key: userDefaultsKey)
     }
 
     /// The names that are stored: every setting but the `const` ones.
     var storedSettingNames: [String] {
         slots.filter { !$0.isConstant }.map(\.name)
-    }
-
-    /// A setting whose incoming value could not be used; it keeps the value it had.
-    struct SettingProblem {
-        /// The setting's stored name, with its nested objects' names before it: `audio.volume`.
-        var setting: String
-        /// The type the setting holds, for messages.
-        var expected: String
-        var reason: String
     }
 
     /// The one walk over the settings for every way values come in (a load, a decode from
@@ -206,8 +197,8 @@ extension AppSettingsObject {
     ///
     /// `problem` is called for each value that does not fit; a throwing `problem` stops the walk
     /// (``update(from:)`` is all or nothing and discards the object it was filling).
-    func apply(
-        _ entries: [String: _StoredValue],
+    func fill(
+        fromStored entries: [String: _StoredValue],
         path: String = "",
         problem: (SettingProblem) throws -> Void
     ) rethrows -> [String: _StoredValue] {
@@ -229,7 +220,8 @@ extension AppSettingsObject {
                     continue
                 }
                 let before = nested._state.withLock { $0.changes.generation }
-                let nestedUnknown = try nested.apply(nestedEntries, path: path + slot.name + ".", problem: problem)
+                let nestedUnknown = try nested.fill(
+                    fromStored: nestedEntries, path: path + slot.name + ".", problem: problem)
                 let nestedChanged = nested._state.withLock { state in
                     state.stored.unknownValues = nestedUnknown
                     return state.changes.generation != before
@@ -259,25 +251,6 @@ extension AppSettingsObject {
         return unknown
     }
 
-    /// Collects what a lenient walk (every load) could not use, as one error.
-    struct LoadProblems {
-        private(set) var settings: [String] = []
-        private(set) var reasons: [String] = []
-
-        mutating func append(setting: String, reason: String) {
-            settings.append(setting)
-            reasons.append("\(setting): \(reason)")
-        }
-
-        mutating func append(_ problem: SettingProblem) {
-            append(setting: problem.setting, reason: problem.reason)
-        }
-
-        /// ``AppSettingsError/unreadableSettings(key:settings:reasons:)``, or `nil` if nothing failed.
-        func error(key: String) -> AppSettingsError? {
-            settings.isEmpty ? nil : .unreadableSettings(key: key, settings: settings, reasons: reasons)
-        }
-    }
 }
 
 extension _StoredValue {

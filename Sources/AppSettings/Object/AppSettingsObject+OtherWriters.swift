@@ -41,12 +41,14 @@ extension AppSettingsObject {
         scratch.resetToDeveloperDefaults()
         let error = scratch.loadStoredState(refresh: true)
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
-        adoptStoredValues(of: scratch, over: snapshot, into: &adopted)
+        takeStoredValues(of: scratch, over: snapshot, into: &adopted)
         let loadState = scratch._state.withLock { $0 }
         _state.withLock { state in
             state.takeLoadState(of: loadState)
             // Clean only if nothing changed since the check; a later change is still unsaved.
-            if state.changes.generation == snapshot.changes.generation { state.changes.savedGeneration = state.changes.generation }
+            if state.changes.generation == snapshot.changes.generation {
+                state.changes.savedGeneration = state.changes.generation
+            }
         }
         for (object, indices) in adopted { object.announce(indices, propagatesToParent: false) }
         if let error { Log.error("\(type(of: self)): reloading what another writer stored: \(error)") }
@@ -66,7 +68,7 @@ extension AppSettingsObject {
         let error = scratch.loadStoredState(refresh: true)
         if case .storeUnavailable? = error { return }
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
-        adoptStoredValues(of: scratch, over: snapshot, into: &adopted)
+        takeStoredValues(of: scratch, over: snapshot, into: &adopted)
         let loadState = scratch._state.withLock { $0 }
         _state.withLock { state in
             // Only if no synchronization took the store's set meanwhile.

@@ -41,7 +41,7 @@ extension AppSettingsObject {
     /// through a scratch copy, on behalf of `owner`, which is not told of the write). Returns what
     /// was done, for a caller reporting on another object's behalf.
     @discardableResult
-    final func synchronize(forcing: Bool, onBehalfOf owner: AppSettingsObject? = nil) throws -> Synchronization? {
+    final func synchronize(forcing: Bool, onBehalfOf owner: AppSettingsObject? = nil) throws -> FinishedSave? {
         let (parent, isUnsaved) = _state.withLock { ($0.parent?.object, $0.changes.hasUnsavedChanges) }
         if let parent {
             return try parent.synchronize(forcing: forcing, onBehalfOf: owner)
@@ -51,15 +51,15 @@ extension AppSettingsObject {
         // Synced values go to the account the store is signed into now (AppSettingsObject+Syncing).
         if !forcing { try pullIfAccountChanged() }
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
-        let synchronization: Synchronization? = try withSynchronizationLock {
+        let synchronization: FinishedSave? = try withSynchronizationLock {
             let snapshot = takeSnapshot()
             // Changed since the check above? Another thread may have synchronized meanwhile.
             guard forcing || snapshot.changes.hasUnsavedChanges else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
             let (backupKey, decision) = try store.write { stored in try merged(snapshot, with: stored) }
             markSaved(snapshot)
-            return Synchronization(
-                decision: decision, backupKey: backupKey, adopted: adoptWritten(decision, over: snapshot))
+            return FinishedSave(
+                decision: decision, backupKey: backupKey, adopted: takeWritten(decision, over: snapshot))
         }
         guard let synchronization else { return nil }
         if let backupKey = synchronization.backupKey {
@@ -91,29 +91,6 @@ extension AppSettingsObject {
         for other in others { other.storedSettingsDidChange() }
         // Synced settings are the account's: a syncing object takes them back from the cloud.
         pullAfterRemoval()
-    }
-
-    /// The values of one moment, taken under the lock, archived outside it.
-    struct Snapshot {
-        /// The object's change counters at that moment.
-        var changes: ChangeTracking
-        var values: [Any?]
-        var nested: [Int: Snapshot]
-        /// What the store held after the last load or save, as the object knew it then.
-        var stored: StoredBase
-        var cloud = CloudSnapshot()
-
-        /// Makes the snapshot's moment the last load or save (nested objects' too), so that what
-        /// is adopted over it leaves every setting changed since untouched.
-        mutating func excludeChangesSinceLastLoad() {
-            changes.generation = changes.savedGeneration
-            for index in nested.keys { nested[index]?.excludeChangesSinceLastLoad() }
-        }
-
-        /// Whether the setting at `index` changed since the last load or save.
-        func changedSinceBase(_ index: Int) -> Bool {
-            changes.changedSinceSave(index)
-        }
     }
 
     /// The values and the stored base of this moment (nested objects' too), taken under the lock.
@@ -148,7 +125,7 @@ extension AppSettingsObject {
     }
 
     /// Records that `snapshot` is stored: no unsaved changes up to it (the new stored base is
-    /// taken by `adoptWritten`).
+    /// taken by `takeWritten`).
     private func markSaved(_ snapshot: Snapshot) {
         _state.withLock { state in
             state.changes.savedGeneration = max(state.changes.savedGeneration, snapshot.changes.generation)

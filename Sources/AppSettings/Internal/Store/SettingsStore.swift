@@ -147,7 +147,9 @@ struct SettingsStore: @unchecked Sendable {
             guard storedKey != key else { return }
             let byteCount = storedKey.utf8.count + Self.estimatedByteCount(of: value)
             otherByteCount += byteCount
-            if let stamp = SettingsKey(storedKey: key).backupStamp(of: storedKey) { backups.append((storedKey, stamp, byteCount)) }
+            if let stamp = SettingsKey(storedKey: key).backupStamp(of: storedKey) {
+                backups.append((storedKey, stamp, byteCount))
+            }
         }
         backups.sort { $0.stamp < $1.stamp }
         // A new backup pushes out the oldest beyond the newest few.

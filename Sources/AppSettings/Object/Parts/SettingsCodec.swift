@@ -8,8 +8,6 @@ import Foundation
 struct SettingsCodec {
     let object: AppSettingsObject
 
-    typealias Snapshot = AppSettingsObject.Snapshot
-
     // MARK: Values to bytes
 
     /// A snapshot encoded as value trees by stored name: the declared settings plus the
@@ -56,14 +54,14 @@ struct SettingsCodec {
     // MARK: Bytes to values
 
     /// A stored archive's settings as value trees by stored name, migrated to this class's
-    /// schema version: the load path up to `apply`, shared by a load and a merge.
+    /// schema version: the load path up to `fill(fromStored:)`, shared by a load and a merge.
     struct StoredSettings {
         /// `nil` when the archive cannot be read at all.
         var entries: [String: _StoredValue]?
         /// The schema version of `entries` (this class's after a migration).
         var schemaVersion: Int?
         /// Settings whose stored values could not be read; they are missing from `entries`.
-        var problems = AppSettingsObject.LoadProblems()
+        var problems = LoadProblems()
         /// Why the archive, or its migration, failed (`entries` then holds the unmigrated values).
         var error: AppSettingsError?
         /// The synced settings' cloud values, when the set has them.

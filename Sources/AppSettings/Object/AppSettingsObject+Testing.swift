@@ -62,7 +62,7 @@ extension AppSettingsObject {
     public func _applyAsLoaded(_ entries: [String: _StoredValue]) -> Int {
         precondition(!isPublished, "only an object nobody else sees is filled as a load fills it")
         var problems = 0
-        _ = apply(entries) { _ in problems += 1 }
+        _ = fill(fromStored: entries) { _ in problems += 1 }
         return problems
     }
 

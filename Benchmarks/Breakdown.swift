@@ -4,58 +4,146 @@ import Foundation
 // MARK: Where a load and a save of one set spend their time
 
 /// The steps of `init(userDefaults:)` and `synchronizeToUserDefaults()` for a set of `count`
-/// settings, each measured on its own (taking turns), so that the next regression is found by
-/// reading the table: which step grew.
+/// settings, each measured on its own through the internal call the library makes for it
+/// (`AppSettingsObject+Testing.swift`), taking turns with the whole operation and with the
+/// `Codable` path, which is each section's first row: the ratio column is the ratio to it. The
+/// next regression is found by reading which step grew.
 @MainActor
-func measureBreakdown<Settings: BenchmarkSettingsSet>(_: Settings.Type, count: Int) throws {
+func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
+    _: Settings.Type,
+    _: Plain.Type,
+    count: Int
+) throws {
     let suite = TemporarySuite()
-    let empty = TemporarySuite()
+    let writeSuite = TemporarySuite()
+    let plistSuite = TemporarySuite()
+    let plistKey = "PlainSettings"
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .binary
+    let decoder = PropertyListDecoder()
+    var plain = Plain()
+    plistSuite.defaults.set(try encoder.encode(plain), forKey: plistKey)
+    plistSuite.defaults.synchronize()
+
     let settings = Settings(userDefaults: suite.defaults)
     settings.makeDirty()
     try settings.synchronizeToUserDefaults()
     guard let stored = try settings._readStoredBytes() else {
         fatalError("\(Settings.self) stored nothing")
     }
+    let entries = settings._decodedSettings(fromStoredBytes: stored)
+    guard entries.count == count else { fatalError("\(Settings.self) decoded \(entries.count) of \(count) settings") }
+    // The write step writes into a suite of its own, so that the whole saves above find what
+    // they last wrote (no merge).
+    let writer = Settings(userDefaults: writeSuite.defaults)
+    writer.makeDirty()
+    try writer.synchronizeToUserDefaults()
+    guard let written = try writer._readStoredBytes() else { fatalError("\(Settings.self) stored nothing") }
     let samples = setSamples(count)
 
+    /// A sample of one step on a new object that has not loaded (made untimed).
+    func onUnloadedObject(_ step: @escaping (AppSettingsObject) -> Int) -> () -> Double {
+        {
+            let object = settings._newUnloadedObject()
+            var result = 0
+            let time = nanoseconds { result = step(object) }
+            blackHole(result)
+            return time
+        }
+    }
+
+    let load = "load \(count) steps"
     try table.measure(
-        "load \(count) steps",
+        load,
         [
-            Contender(name: "1 read the stored bytes (store)") {
+            Contender(name: "Codable path: data(forKey:) + PropertyListDecoder") {
+                plistSuite.defaults.synchronize()
+                return try nanoseconds {
+                    guard let data = plistSuite.defaults.data(forKey: plistKey) else { return }
+                    blackHole(try decoder.decode(Plain.self, from: data).checksum)
+                }
+            },
+            Contender(name: "AppSettings init(userDefaults:), whole") {
+                suite.defaults.synchronize()
+                var loaded: Settings?
+                let time = nanoseconds { loaded = Settings(userDefaults: suite.defaults) }
+                blackHole(loaded?.checksum ?? 0)
+                return time
+            },
+            Contender(name: "1 attach the slots (a new object, made as a scratch copy)") {
+                var object: AppSettingsObject?
+                let time = nanoseconds { object = settings._newUnloadedObject() }
+                blackHole(object == nil ? 0 : 1)
+                return time
+            },
+            Contender(name: "2 read the stored bytes (store, shared lock)") {
                 suite.defaults.synchronize()
                 return try nanoseconds { blackHole(try settings._readStoredBytes()?.count ?? 0) }
             },
-            Contender(name: "2 decode them (defensive reader)") {
-                try nanoseconds { blackHole(try Settings._decodeStoredBytes(stored)) }
+            Contender(name: "3 decode the archive (defensive reader, migration)") {
+                nanoseconds { blackHole(settings._decodedSettings(fromStoredBytes: stored).count) }
             },
-            Contender(name: "3 a new object, developer defaults, nothing stored") {
-                var object: Settings?
-                let time = nanoseconds { object = Settings(userDefaults: empty.defaults) }
-                blackHole(object?.checksum ?? 0)
-                return time
-            },
-            Contender(name: "4 decode, convert, validate, checkAfterDecode (scratch)") {
-                var loaded: AppSettingsObject?
-                let time = nanoseconds { loaded = settings._loadCopy(fromStoredBytes: stored).copy }
-                blackHole(loaded == nil ? 0 : 1)
-                return time
-            },
+            Contender(
+                name: "4 apply: convert, validate, checkAfterDecode",
+                sample: onUnloadedObject { $0._applyAsLoaded(entries) }),
+            Contender(
+                name: "5 overrides: arguments, environment, managed",
+                sample: onUnloadedObject {
+                    $0._applyOverridesAsAtInitialization()
+                    return 1
+                }),
+            Contender(
+                name: "6 publish: store registry, store watcher",
+                sample: onUnloadedObject {
+                    $0._publishAsAtInitialization()
+                    return 1
+                }),
         ],
         samples: samples,
         settingCount: count
     )
+    addSumOfSteps(load, prefixes: ["1 ", "2 ", "3 ", "4 ", "5 ", "6 "], count: count)
+
+    let save = "save \(count) steps"
     try table.measure(
-        "save \(count) steps",
+        save,
         [
-            Contender(name: "1 snapshot and archive") {
+            Contender(name: "Codable path: PropertyListEncoder + set + synchronize()") {
+                plain.makeDirty()
+                return try nanoseconds {
+                    plistSuite.defaults.set(try encoder.encode(plain), forKey: plistKey)
+                    plistSuite.defaults.synchronize()
+                }
+            },
+            Contender(name: "AppSettings synchronizeToUserDefaults(), whole") {
+                settings.makeDirty()
+                return try nanoseconds { try settings.synchronizeToUserDefaults() }
+            },
+            Contender(name: "1 snapshot") {
+                settings.makeDirty()
+                return nanoseconds { blackHole(settings._snapshotValueCount()) }
+            },
+            Contender(name: "2 snapshot, encode and archive") {
                 settings.makeDirty()
                 return try nanoseconds { blackHole(try settings._archivedBytes().count) }
             },
-            Contender(name: "2 write (re-read, UserDefaults, recovery copy)") {
-                try nanoseconds { try settings._writeStoredBytes(stored) }
+            Contender(name: "3 write: lock, re-read, UserDefaults, recovery copy") {
+                try nanoseconds { try writer._writeStoredBytes(written) }
             },
         ],
         samples: samples,
         settingCount: count
     )
+    addSumOfSteps(save, prefixes: ["2 ", "3 "], count: count)
+}
+
+/// Adds the row "sum of the steps" to `section`: the steps named by `prefixes`, compared with
+/// the section's first row; the difference to the whole row is what the steps leave out.
+@MainActor
+private func addSumOfSteps(_ section: String, prefixes: [String], count: Int) {
+    let rows = table.rows.filter { $0.section == section }
+    let sum = rows.filter { row in prefixes.contains { row.name.hasPrefix($0) } }.map(\.value).reduce(0, +)
+    table.add(
+        section, "sum of steps " + prefixes.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "+"),
+        sum, reference: rows.first?.value, settingCount: count)
 }

@@ -3,7 +3,7 @@
 # against one that decodes the equivalent Codable struct from UserDefaults.standard. Both are the
 # same release binary (`Benchmarks --launch appsettings|codable`), run alternately RUNS times
 # each (default 40) in a private configuration directory; prints the median wall times and the
-# ratio. No threshold: the figure is for reading (the goal is at most 1.05x).
+# ratio. No threshold: the figure is for reading (the goal is at most 1.15x).
 #
 # Usage: scripts/launch-benchmark.sh [RUNS]
 set -euo pipefail
@@ -46,4 +46,4 @@ median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) 
 appsettings=$(median "$work/appsettings")
 codable=$(median "$work/codable")
 echo "launch, median of $runs runs each: AppSettings shared ${appsettings} us, Codable from UserDefaults ${codable} us"
-awk -v a="$appsettings" -v c="$codable" 'BEGIN { printf "launch ratio: %.2fx (goal <= 1.05x)\n", a / c }'
+awk -v a="$appsettings" -v c="$codable" 'BEGIN { printf "launch ratio: %.2fx (goal <= 1.15x)\n", a / c }'

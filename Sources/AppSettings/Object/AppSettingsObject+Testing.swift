@@ -36,10 +36,47 @@ extension AppSettingsObject {
         return data
     }
 
-    /// Reads `data` with the defensive archive reader into value trees, without applying them;
-    /// returns how many settings it held. For the benchmark's breakdown of a load.
-    package static func _decodeStoredBytes(_ data: Data) throws -> Int {
-        try SettingsCodec.readSettingCount(data)
+    // The steps of a load, each the internal call `init(userDefaults:)` makes, for the benchmark's
+    // breakdown (Benchmarks/Breakdown.swift). Nothing here is on the library's own path.
+
+    /// A new object of this class as `init(userDefaults:)` has it before the load: slots attached,
+    /// developer defaults, nothing read, not published (a scratch copy).
+    package func _newUnloadedObject() -> AppSettingsObject {
+        makeScratchCopy(copyingValues: false)
+    }
+
+    /// The stored values in `data` as a load's codec reads them (the defensive reader, the
+    /// migration), without applying them.
+    package func _decodedSettings(fromStoredBytes data: Data) -> [String: _StoredValue] {
+        codec.readStoredSettings(data).entries ?? [:]
+    }
+
+    /// Puts `entries` into this unpublished object as a load does (each setting's conversion and
+    /// `validate:`, then `checkAfterDecode()`); returns how many values did not fit.
+    package func _applyAsLoaded(_ entries: [String: _StoredValue]) -> Int {
+        precondition(!isPublished, "only an object nobody else sees is filled as a load fills it")
+        var problems = 0
+        _ = fill(fromStored: entries) { _ in problems += 1 }
+        return problems
+    }
+
+    /// Looks for overrides in this unpublished object as `init(userDefaults:)` does.
+    package func _applyOverridesAsAtInitialization() {
+        precondition(!isPublished, "overrides are looked for at initialization, before publishing")
+        applyOverridesAtInitialization()
+    }
+
+    /// Publishes this unpublished object as `init(userDefaults:)` does (the store registry, the
+    /// store watcher); it is unregistered when released.
+    package func _publishAsAtInitialization() {
+        precondition(!isPublished, "an object is published once")
+        publish()
+    }
+
+    /// The snapshot a save takes first; returns how many values it holds. For the benchmark's
+    /// breakdown of a save.
+    package func _snapshotValueCount() -> Int {
+        takeSnapshot().values.count
     }
 
     /// Writes `data` under this object's key as a synchronization writes it (the re-read under

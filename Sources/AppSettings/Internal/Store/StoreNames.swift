@@ -7,11 +7,21 @@ enum StoreNames {
     static let maximumByteCount = 200
 
     /// What is wrong with `name` as a suite name or a key, or `nil` when nothing is.
+    /// Every load and save checks its key: one pass over the UTF-8 bytes (Foundation's
+    /// `String.contains(_:)` of a string cost a load of 20 settings about 3% of its time).
     static func problem(with name: String) -> String? {
         if name.isEmpty { return "it is empty" }
-        if name.utf8.contains(0) { return "it contains a NUL character" }
-        if name.contains("/") { return "it contains '/'" }
-        if name.contains("..") { return "it contains '..'" }
+        var (hasNUL, hasSlash, hasTwoDots, previousIsDot) = (false, false, false, false)
+        for byte in name.utf8 {
+            let isDot = byte == UInt8(ascii: ".")
+            hasNUL = hasNUL || byte == 0
+            hasSlash = hasSlash || byte == UInt8(ascii: "/")
+            hasTwoDots = hasTwoDots || (isDot && previousIsDot)
+            previousIsDot = isDot
+        }
+        if hasNUL { return "it contains a NUL character" }
+        if hasSlash { return "it contains '/'" }
+        if hasTwoDots { return "it contains '..'" }
         if name.utf8.count > maximumByteCount {
             return "it is \(name.utf8.count) bytes long, more than the \(maximumByteCount)-byte limit"
         }

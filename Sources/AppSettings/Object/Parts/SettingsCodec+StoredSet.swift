@@ -65,11 +65,4 @@ extension SettingsCodec {
             return nil
         }
     }
-
-    /// How many settings stored bytes hold, each value read by its kind and none applied: the
-    /// benchmark's breakdown of a load.
-    static func readSettingCount(_ data: Data) throws(ArchiveFormatError) -> Int {
-        let set = try readStoredSet(data)
-        return set.values.count + set.unreadable.count
-    }
 }

@@ -4,7 +4,8 @@
 #
 # The convention (how a block becomes code):
 # - Each ```swift block becomes one file, README_<line>.swift, <line> being the line of README.md
-#   that opens the block; compiler messages name README.md and its lines (#sourceLocation).
+#   that opens the block; compiler messages name README.md and its lines (#sourceLocation). The
+#   files exist while the script runs (it removes them at the end).
 # - Where it goes: a block that imports Testing goes to the test target MyAppTests (it imports the
 #   app's module as a test does: `@testable import MyApp`); a block right after the line
 #   `<!-- snippet: main-actor -->` goes to MyXcodeApp, a target configured as Xcode 26 configures a
@@ -20,7 +21,7 @@
 # - `@main` is left out (a library target has no entry point); the type is compiled as written.
 # - SwiftUI: on Apple platforms the SDK's; on Linux a stand-in with the SDK's signatures
 #   (IntegrationTests/ReadmeSnippets/Sources/SwiftUIStandIn), which is type-checked, never run.
-# Nothing is run: the point is that what the README shows compiles, warnings included.
+# Only the README's tests are run (MyAppTests, in a temporary HOME); the rest is compiled, not run.
 #
 # Usage: scripts/check-readme-snippets.sh [--self-test]
 #   --self-test  also breaks one snippet in a scratch copy of the README and requires the build to
@@ -35,6 +36,15 @@ package=IntegrationTests/ReadmeSnippets
 options=(--package-path "$package" --scratch-path "${SCRATCH_PATH:-IntegrationTests/DefaultIsolation/.build/strict}")
 self_test=false
 [ "${1:-}" = "--self-test" ] && self_test=true
+
+# The generated files are removed when the script ends, so that nothing else (swift format, a
+# plain build of the package) sees them; a failed build's messages name README.md's lines.
+scratch="$(mktemp -d)"
+remove_generated() {
+    rm -rf "$scratch"
+    find "$package/Sources" "$package/Tests" -name 'README_*.swift' -delete
+}
+trap remove_generated EXIT
 
 # write_snippets README: replaces the package's README_*.swift with the blocks of README; prints
 # how many blocks it wrote.
@@ -108,8 +118,6 @@ build() {
 
 if $self_test; then
     echo "==> Self-test: a README with one snippet broken must fail to build"
-    scratch="$(mktemp -d)"
-    trap 'rm -rf "$scratch"' EXIT
     # The first line of the first ```swift block gets a statement that cannot compile.
     broken_line="$(grep -n '^```swift$' README.md | head -1 | cut -d: -f1)"
     broken_line=$((broken_line + 1))
@@ -133,3 +141,11 @@ count="$(write_snippets README.md)"
 echo "==> Building the README's $count Swift snippets ($package), warnings as errors"
 build
 echo "==> All $count snippets of README.md compile"
+
+# The README's test is a test: run it, in a temporary HOME (it must leave no settings there).
+echo "==> Running the README's tests"
+mkdir "$scratch/home"
+HOME="$scratch/home" swift test "${options[@]}" --skip-build
+if [ -d "$scratch/home/.config" ] && [ -n "$(find "$scratch/home/.config" -mindepth 1 -print -quit)" ]; then
+    echo "the README's test wrote to the configuration directory:"; find "$scratch/home/.config"; exit 1
+fi

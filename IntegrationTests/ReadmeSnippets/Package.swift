@@ -15,11 +15,11 @@ let mainActorApp: [SwiftSetting] = [
 // SwiftUI exists only on Apple platforms; elsewhere the snippets that import it are checked
 // against a stand-in with the declarations of Apple's SDK that they use (a module named SwiftUI).
 #if os(Linux) || os(Windows)
-let swiftUI: [Target.Dependency] = ["SwiftUI"]
-let swiftUITargets: [Target] = [.target(name: "SwiftUI", path: "Sources/SwiftUIStandIn")]
+    let swiftUI: [Target.Dependency] = ["SwiftUI"]
+    let swiftUITargets: [Target] = [.target(name: "SwiftUI", path: "Sources/SwiftUIStandIn")]
 #else
-let swiftUI: [Target.Dependency] = []
-let swiftUITargets: [Target] = []
+    let swiftUI: [Target.Dependency] = []
+    let swiftUITargets: [Target] = []
 #endif
 
 let package = Package(

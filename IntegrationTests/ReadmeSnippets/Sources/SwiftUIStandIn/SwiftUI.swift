@@ -1,3 +1,5 @@
+// swift-format-ignore-file: AllPublicDeclarationsHaveDocumentation
+// (a stand-in: each declaration is documented by Apple, on the page named above it)
 // A stand-in for the part of SwiftUI that the README's snippets use, so that they are type-checked
 // on Linux, where SwiftUI does not exist. Each declaration has the signature of Apple's SDK (from
 // its documentation page, named above it); the bodies do nothing: this module is compiled, never
@@ -42,7 +44,9 @@ extension App {
 @resultBuilder public struct ViewBuilder {
     public static func buildBlock() -> EmptyView { EmptyView() }
     public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
-    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> {
+    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<
+        (repeat each Content)
+    > {
         TupleView((repeat each content))
     }
     public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }

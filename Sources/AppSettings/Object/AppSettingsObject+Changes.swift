@@ -71,7 +71,7 @@ extension AppSettingsObject {
     /// A new instance of the same class bound to the same store that nobody else sees, with the
     /// developer defaults of its declarations or, with `copyingValues`, this object's values.
     final func makeScratchCopy(copyingValues: Bool) -> AppSettingsObject {
-        let scratch = LoadSuppression.withSuppressedLoading { type(of: self).init(userDefaults: userDefaults) }
+        let scratch = type(of: self).init(userDefaults: ScratchCopyDefaults(for: userDefaults))
         if copyingValues { scratch.fill(from: takeSnapshot()) }
         return scratch
     }
@@ -138,6 +138,14 @@ extension AppSettingsObject {
                 if takingLoadState {
                     state.takeLoadState(of: loadState)
                     state.savedGeneration = state.generation
+                    // What the load left unsaved (values it repaired, a set it took from a
+                    // recovery copy or legacy keys) stays unsaved here.
+                    if loadState.generation != loadState.savedGeneration {
+                        state.generation &+= 1
+                        for index in slots.indices where loadState.changeGenerations[index] > loadState.savedGeneration {
+                            state.changeGenerations[index] = state.generation
+                        }
+                    }
                 }
                 return changed
             }

@@ -141,6 +141,9 @@ extension AppSettingsObject {
     /// Decodes what was read from the store into this unpublished object, and records it as the
     /// object's stored base.
     func loadStoredState(from object: PreferencesValue, source: StoredSource) -> AppSettingsError? {
+        // What `validate:` or `checkAfterDecode()` repairs while the values go in counts as a
+        // change after it (`apply`): unsaved, so that the next save stores the repair.
+        let generationBeforeLoad = _state.withLock { $0.generation }
         var stored = StoredBase()
         let error: AppSettingsError?
         switch object {
@@ -164,7 +167,7 @@ extension AppSettingsObject {
         _state.withLock { state in
             state.stored = stored
             state.lastLoadError = error
-            state.savedGeneration = state.generation
+            state.savedGeneration = generationBeforeLoad
         }
         return error
     }
@@ -198,7 +201,8 @@ extension AppSettingsObject {
     /// The one walk over the settings for every way values come in (a load, a decode from
     /// another archive, a nested object in a collection, ``update(from:)``): each value is
     /// converted and validated by its setting and assigned, nested objects are filled in place,
-    /// then `checkAfterDecode()` runs. Returns the entries no setting claimed.
+    /// then `checkAfterDecode()` runs. Returns the entries no setting claimed. A value that
+    /// `validate:` or `checkAfterDecode()` changed is recorded as a change of this object.
     ///
     /// `problem` is called for each value that does not fit; a throwing `problem` stops the walk
     /// (``update(from:)`` is all or nothing and discards the object it was filling).
@@ -212,6 +216,8 @@ extension AppSettingsObject {
         // under it in one go: this object is unpublished, so nothing is compared or announced.
         var decoded: [(slot: AnySettingSlot, value: Any)] = []
         decoded.reserveCapacity(slots.count)
+        // The settings `validate:` (here or in a nested object) changed: repairs, so unsaved.
+        var repaired: [Int] = []
         for slot in slots where !slot.isConstant {
             guard let stored = unknown.removeValue(forKey: slot.name) else { continue }
             if let nested = slot.nestedObject {
@@ -222,12 +228,19 @@ extension AppSettingsObject {
                             reason: "holds \(stored.kindDescription), expected settings"))
                     continue
                 }
+                let before = nested._state.withLock { $0.generation }
                 let nestedUnknown = try nested.apply(nestedEntries, path: path + slot.name + ".", problem: problem)
-                nested._state.withLock { $0.stored.unknownValues = nestedUnknown }
+                let nestedChanged = nested._state.withLock { state in
+                    state.stored.unknownValues = nestedUnknown
+                    return state.generation != before
+                }
+                if nestedChanged { repaired.append(slot.index) }
                 continue
             }
             do {
-                decoded.append((slot, try slot.decode(stored)))
+                let result = try slot.decode(stored)
+                decoded.append((slot, result.value))
+                if result.repaired { repaired.append(slot.index) }
             } catch let mismatch as _StoredValueMismatch {
                 try problem(
                     SettingProblem(
@@ -237,9 +250,11 @@ extension AppSettingsObject {
                 try problem(SettingProblem(setting: path + slot.name, expected: slot.valueTypeName, reason: "\(error)"))
             }
         }
-        _state.withLock { _ in
+        _state.withLock { state in
             for (slot, value) in decoded { slot.assignWithoutComparing(value) }
+            state.recordChange(of: repaired)
         }
+        // Its assignments count as changes too (`_writeSetting`): a load keeps them unsaved.
         checkAfterDecode()
         return unknown
     }

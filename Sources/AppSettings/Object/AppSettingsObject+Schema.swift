@@ -25,7 +25,7 @@ extension AppSettingsObject {
     ///
     /// - Returns: The schema as UTF-8 JSON text, pretty printed with its keys sorted.
     public static func jsonSchema() -> Data {
-        let object = LoadSuppression.withSuppressedLoading { Self(userDefaults: .standard) }
+        let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
         return JSONSchema.document(
             properties: object.schemaProperties(), title: String(describing: self), schemaVersion: schemaVersion)
     }

@@ -90,14 +90,20 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// - Parameter userDefaults: Where the set is stored: `.standard`, or a suite for an app
     ///   group or a separate set.
     public required init(userDefaults: UserDefaults = .standard) {
+        if let scratch = userDefaults as? ScratchCopyDefaults {
+            // A scratch copy (`makeScratchCopy`): bound to the live object's store, never
+            // loaded, overridden or published.
+            self.userDefaults = scratch.original
+            super.init()
+            attachSlots()
+            return
+        }
         self.userDefaults = SettingsIsolationScope.userDefaults(for: userDefaults, of: Self.self)
         super.init()
         attachSlots()
-        if !LoadSuppression.isActive {
-            loadAtInitialization()
-            applyOverridesAtInitialization()
-            publish()
-        }
+        loadAtInitialization()
+        applyOverridesAtInitialization()
+        publish()
     }
 
     /// Whether this class decodes securely: `true`, and each subclass inherits it.
@@ -240,6 +246,8 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     /// Called after values were read from storage or from a dictionary, on the object being
     /// filled, before anyone else sees the new values: check settings against each other here.
+    /// What it changes after a load is an unsaved change, stored by the next save (as is a value
+    /// a setting's `validate:` changed on the way in).
     ///
     /// ```swift
     /// override func checkAfterDecode() {

@@ -19,7 +19,7 @@ extension AppSettingsObject: SettingValue {
         guard case .dictionary(let entries) = stored else {
             throw _StoredValueMismatch(expected: Self.self, found: stored)
         }
-        let object = LoadSuppression.withSuppressedLoading { Self(userDefaults: .standard) }
+        let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
         object.resetToDeveloperDefaults()
         // The first value that does not fit makes the whole object one that does not fit.
         let unknown = try object.apply(entries) { problem in

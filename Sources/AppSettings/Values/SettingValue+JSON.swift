@@ -145,7 +145,7 @@ extension AppSettingsObject {
     /// objects; a nested `@Setting` is read in place by ``update(fromJSON:replacingAll:)``).
     public static func _storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue {
         guard case .dictionary(let entries) = value else { return value }
-        let object = LoadSuppression.withSuppressedLoading { Self(userDefaults: .standard) }
+        let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
         do {
             return .dictionary(try object.storedEntries(fromJSONForm: entries, key: object.userDefaultsKey))
         } catch {

@@ -119,7 +119,7 @@ extension SettingValue where Self: NSObject & NSSecureCoding {
 extension AppSettingsObject {
     /// An object of the class's settings.
     public static var _settingSchema: _SettingSchema {
-        let object = LoadSuppression.withSuppressedLoading { Self(userDefaults: .standard) }
+        let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
         return _SettingSchema(node: .object(object.schemaProperties()))
     }
 }

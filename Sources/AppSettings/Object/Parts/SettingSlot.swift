@@ -45,8 +45,9 @@ class AnySettingSlot: @unchecked Sendable {
 
     /// The stored form of a value taken from `anyValue`.
     func storedValue(of value: Any) throws -> _StoredValue { .null }
-    /// Converts and validates a stored value; the result is passed to `assign`. Runs unlocked.
-    func decode(_ stored: _StoredValue) throws -> Any { () }
+    /// Converts and validates a stored value; the value is passed to `assign`, and `repaired`
+    /// tells whether `validate:` changed it (a repair a load must save). Runs unlocked.
+    func decode(_ stored: _StoredValue) throws -> (value: Any, repaired: Bool) { ((), false) }
     /// Reads a value as JSON gives it into the stored form of the setting's type. Runs unlocked.
     func storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue { value }
     /// The validated developer default, ready for `assign`.
@@ -163,9 +164,11 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
         return try Value._storedValue(of: value)
     }
 
-    override func decode(_ stored: _StoredValue) throws -> Any {
+    override func decode(_ stored: _StoredValue) throws -> (value: Any, repaired: Bool) {
         let decoded = try Value._value(from: stored)
-        return validate?(decoded) ?? decoded
+        guard let validate else { return (decoded, false) }
+        let validated = validate(decoded)
+        return (validated, !Value._isSameSettingValue(decoded, validated))
     }
 
     override func storedValue(fromJSONForm value: _StoredValue) throws -> _StoredValue {

@@ -1,0 +1,25 @@
+import Foundation
+
+/// What a scratch copy is created with, in place of its `UserDefaults`: an object nobody else
+/// sees, made to run the subclass's own code (its `init`, `resetToDeveloperDefaults()`,
+/// `checkAfterDecode()`, `validate:`) over values that are not the live object's yet.
+///
+/// `init(userDefaults:)` is the one initializer every subclass has, so the instruction to skip the
+/// load travels in its argument: `init` binds the copy to `original` and neither loads, applies
+/// overrides nor publishes it. Nothing about the calling thread decides it.
+final class ScratchCopyDefaults: UserDefaults {
+    /// The `UserDefaults` the copy stands for: its ``AppSettingsObject/userDefaults``.
+    let original: UserDefaults
+
+    init(for original: UserDefaults) {
+        self.original = original
+        // A `UserDefaults` needs a suite to exist; this one is never read or written: the copy
+        // holds `original`, not this.
+        super.init(suiteName: nil)!
+    }
+
+    /// For throwaway instances that only describe a class (its settings, their forms): bound to
+    /// `.standard` and never loaded. (Not `Sendable` in corelibs; `UserDefaults` is thread-safe,
+    /// Foundation documents, and this one's only own property is immutable.)
+    nonisolated(unsafe) static let describingClass = ScratchCopyDefaults(for: .standard)
+}

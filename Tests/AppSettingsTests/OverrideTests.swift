@@ -103,15 +103,15 @@ struct OverrideTests {
     @Test("environment names: words split where a lowercase letter meets an uppercase one, joined with _")
     func environmentNames() {
         #expect(
-            OverrideNames.environmentName(postfix: "MyAppsSettings", path: "soundLevel")
+            SettingsKey(postfix: "MyAppsSettings").environmentName(path: "soundLevel")
                 == "MY_APPS_SETTINGS_SOUND_LEVEL")
         #expect(
-            OverrideNames.environmentName(postfix: "ExampleSettings", path: "audio.outputDevice")
+            SettingsKey(postfix: "ExampleSettings").environmentName(path: "audio.outputDevice")
                 == "EXAMPLE_SETTINGS_AUDIO_OUTPUT_DEVICE")
         #expect(
-            OverrideNames.environmentName(postfix: "com.example.Settings", path: "level2")
+            SettingsKey(postfix: "com.example.Settings").environmentName(path: "level2")
                 == "COM_EXAMPLE_SETTINGS_LEVEL2")
-        #expect(OverrideNames.environmentName(postfix: "URLCache", path: "maxSize") == "URLCACHE_MAX_SIZE")
+        #expect(SettingsKey(postfix: "URLCache").environmentName(path: "maxSize") == "URLCACHE_MAX_SIZE")
     }
 
     @Test("launch arguments pair as the argument domain pairs them: -key value, the value whatever it is")

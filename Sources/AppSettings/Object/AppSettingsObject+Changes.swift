@@ -26,14 +26,10 @@ extension AppSettingsObject {
     final func announce(_ indices: [Int], propagatesToParent: Bool = true, hidingOverridden: Bool = true) {
         guard !indices.isEmpty else { return }
         let (deferred, parent, continuations, seen) = _state.withLock { state in
-            let continuations = state.continuations.isEmpty ? [] : Array(state.continuations.values)
             let hidden = hidingOverridden && indices.contains { slots[$0].overrideSource != nil }
             let seen = hidden ? indices.filter { slots[$0].overrideSource == nil } : indices
-            if state.transactionDepth > 0 {
-                state.changedInTransaction.formUnion(seen)
-                return (true, state.parent?.object, continuations, seen)
-            }
-            return (false, state.parent?.object, continuations, seen)
+            let deferred = state.announcements.holdBack(seen)
+            return (deferred, state.parent?.object, state.announcements.listeners, seen)
         }
         for index in seen {
             _registrar.willSet(self, keyPath: slots[index].observationKeyPath)
@@ -57,14 +53,9 @@ extension AppSettingsObject {
 
     /// Runs `body`, then posts one notification for every setting that changed during it.
     final func inTransaction(_ body: () -> Void) {
-        _state.withLock { $0.transactionDepth += 1 }
+        _state.withLock { $0.announcements.beginTransaction() }
         body()
-        let changed = _state.withLock { state -> [Int] in
-            state.transactionDepth -= 1
-            guard state.transactionDepth == 0 else { return [] }
-            defer { state.changedInTransaction = [] }
-            return state.changedInTransaction.sorted()
-        }
+        let changed = _state.withLock { $0.announcements.endTransaction() }
         if !changed.isEmpty { announce(changed, hidingOverridden: false) }
     }
 
@@ -134,32 +125,21 @@ extension AppSettingsObject {
                 for (slot, scratchSlot) in zip(slots, scratch.slots) where slot.nestedObject == nil {
                     if slot.assign(scratchSlot.anyValue) { changed.append(slot.index) }
                 }
-                state.recordChange(of: changed.filter { !slots[$0].isConstant })
+                state.changes.recordChange(of: changed.filter { !slots[$0].isConstant })
                 if takingLoadState {
                     state.takeLoadState(of: loadState)
-                    state.savedGeneration = state.generation
+                    state.changes.markSaved()
                     // What the load left unsaved (values it repaired, a set it took from a
                     // recovery copy or legacy keys) stays unsaved here.
-                    if loadState.generation != loadState.savedGeneration {
-                        state.generation &+= 1
-                        for index in slots.indices where loadState.changeGenerations[index] > loadState.savedGeneration {
-                            state.changeGenerations[index] = state.generation
-                        }
+                    if loadState.changes.hasUnsavedChanges {
+                        state.changes.recordWholeSetChange()
+                        state.changes.recordChange(of: slots.indices.filter(loadState.changes.changedSinceSave))
                     }
                 }
                 return changed
             }
             announce(changed)
         }
-    }
-}
-
-extension AppSettingsObject.State {
-    /// Counts one change of the stored settings at `indices` (none: nothing changed).
-    mutating func recordChange(of indices: [Int]) {
-        guard !indices.isEmpty else { return }
-        generation &+= 1
-        for index in indices { changeGenerations[index] = generation }
     }
 }
 

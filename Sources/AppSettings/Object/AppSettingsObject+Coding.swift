@@ -64,7 +64,7 @@ extension AppSettingsObject: NSCopying {
         let copy = makeScratchCopy(copyingValues: true)
         let unsaved = hasUnsavedChanges
         copy._state.withLock { state in
-            state.savedGeneration = unsaved ? state.generation &- 1 : state.generation
+            state.changes.savedGeneration = unsaved ? state.changes.generation &- 1 : state.changes.generation
         }
         copy.applyOverrides(of: self)
         copy.publish()

@@ -34,7 +34,7 @@ extension AppSettingsObject {
     func checkStorable() throws {
         if let error = layout.error { throw error }
         SettingsIsolationScope.checkUse(of: self)
-        guard userDefaultsKey != Self.keyPrefix else {
+        guard !settingsKey.hasEmptyPostfix else {
             throw AppSettingsError.emptyKeyPostfix(settingsClass: String(describing: type(of: self)))
         }
         try StoreNames.check(key: userDefaultsKey)
@@ -63,7 +63,7 @@ extension AppSettingsObject {
             if case .storeUnavailable = error { StoreAvailabilityWatcher.start() }
             _state.withLock { state in
                 state.lastLoadError = error
-                state.savedGeneration = state.generation
+                state.changes.markSaved()
             }
             return error
         }
@@ -74,9 +74,9 @@ extension AppSettingsObject {
             let error = problems.error(key: userDefaultsKey)
             _state.withLock { state in
                 state.lastLoadError = error
-                state.savedGeneration = state.generation
+                state.changes.markSaved()
                 // Imported values are unsaved, so the next synchronization stores them in the set.
-                if imported { state.generation &+= 1 }
+                if imported { state.changes.recordWholeSetChange() }
             }
             return error
         }
@@ -96,7 +96,7 @@ extension AppSettingsObject {
         // could not read) before it replaces them. Unsaved, as imported values are, so that the
         // next synchronization repairs the domain.
         let copyError = loadStoredState(from: .data(copy), source: .recoveryCopyOverUnreadable)
-        _state.withLock { $0.generation &+= 1 }
+        _state.withLock { $0.changes.recordWholeSetChange() }
         return copyError
     }
 
@@ -143,7 +143,7 @@ extension AppSettingsObject {
     func loadStoredState(from object: PreferencesValue, source: StoredSource) -> AppSettingsError? {
         // What `validate:` or `checkAfterDecode()` repairs while the values go in counts as a
         // change after it (`apply`): unsaved, so that the next save stores the repair.
-        let generationBeforeLoad = _state.withLock { $0.generation }
+        let generationBeforeLoad = _state.withLock { $0.changes.generation }
         var stored = StoredBase()
         let error: AppSettingsError?
         switch object {
@@ -167,7 +167,7 @@ extension AppSettingsObject {
         _state.withLock { state in
             state.stored = stored
             state.lastLoadError = error
-            state.savedGeneration = generationBeforeLoad
+            state.changes.savedGeneration = generationBeforeLoad
         }
         return error
     }
@@ -228,11 +228,11 @@ extension AppSettingsObject {
                             reason: "holds \(stored.kindDescription), expected settings"))
                     continue
                 }
-                let before = nested._state.withLock { $0.generation }
+                let before = nested._state.withLock { $0.changes.generation }
                 let nestedUnknown = try nested.apply(nestedEntries, path: path + slot.name + ".", problem: problem)
                 let nestedChanged = nested._state.withLock { state in
                     state.stored.unknownValues = nestedUnknown
-                    return state.generation != before
+                    return state.changes.generation != before
                 }
                 if nestedChanged { repaired.append(slot.index) }
                 continue
@@ -252,7 +252,7 @@ extension AppSettingsObject {
         }
         _state.withLock { state in
             for (slot, value) in decoded { slot.assignWithoutComparing(value) }
-            state.recordChange(of: repaired)
+            state.changes.recordChange(of: repaired)
         }
         // Its assignments count as changes too (`_writeSetting`): a load keeps them unsaved.
         checkAfterDecode()

@@ -164,7 +164,7 @@ extension AppSettingsObject {
             var changed: [Int] = []
             var nested: [(AppSettingsObject, AppSettingsObject, Snapshot, Int)] = []
             for (slot, mergedSlot) in zip(slots, merged.slots) where !slot.isConstant {
-                guard state.changeGenerations[slot.index] <= snapshot.generation else { continue }
+                guard state.changes.changeGenerations[slot.index] <= snapshot.changes.generation else { continue }
                 if let object = slot.nestedObject {
                     if let mergedObject = mergedSlot.nestedObject, let nestedSnapshot = snapshot.nested[slot.index] {
                         nested.append((object, mergedObject, nestedSnapshot, slot.index))
@@ -195,7 +195,7 @@ extension AppSettingsObject {
         Log.notice(
             "\(userDefaultsKey): \(conflicts.joined(separator: ", ")) changed here and in the store since the "
                 + "last load or save; this synchronization wrote this object's values")
-        let continuations = _state.withLock { Array($0.continuations.values) }
+        let continuations = _state.withLock { $0.announcements.listeners }
         for continuation in continuations { continuation.yield(.mergeConflicts(conflicts)) }
     }
 }

@@ -42,9 +42,9 @@ extension AppSettingsObject {
             bufferingPolicy: .bufferingNewest(64)
         )
         let id = UUID()
-        _state.withLock { $0.continuations[id] = continuation }
+        _state.withLock { $0.announcements.continuations[id] = continuation }
         continuation.onTermination = { [weak self] _ in
-            _ = self?._state.withLock { $0.continuations.removeValue(forKey: id) }
+            _ = self?._state.withLock { $0.announcements.continuations.removeValue(forKey: id) }
         }
         return stream
     }
@@ -84,10 +84,7 @@ extension AppSettingsObject {
 
     /// Finishes every change sequence; called when the object goes away.
     final func finishChangeSequences() {
-        let continuations = _state.withLock { state in
-            defer { state.continuations = [:] }
-            return Array(state.continuations.values)
-        }
+        let continuations = _state.withLock { $0.announcements.removeAll() }
         for continuation in continuations { continuation.finish() }
     }
 }

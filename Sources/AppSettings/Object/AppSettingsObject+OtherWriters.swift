@@ -36,7 +36,7 @@ extension AppSettingsObject {
     /// stays unsaved.
     private func reloadIfClean() {
         let snapshot = takeSnapshot()
-        guard _state.withLock({ $0.savedGeneration == snapshot.generation }) else { return }
+        guard _state.withLock({ $0.changes.savedGeneration == snapshot.changes.generation }) else { return }
         let scratch = makeScratchCopy(copyingValues: false)
         scratch.resetToDeveloperDefaults()
         let error = scratch.loadStoredState(refresh: true)
@@ -46,7 +46,7 @@ extension AppSettingsObject {
         _state.withLock { state in
             state.takeLoadState(of: loadState)
             // Clean only if nothing changed since the check; a later change is still unsaved.
-            if state.generation == snapshot.generation { state.savedGeneration = state.generation }
+            if state.changes.generation == snapshot.changes.generation { state.changes.savedGeneration = state.changes.generation }
         }
         for (object, indices) in adopted { object.announce(indices, propagatesToParent: false) }
         if let error { Log.error("\(type(of: self)): reloading what another writer stored: \(error)") }
@@ -78,7 +78,7 @@ extension AppSettingsObject {
 
     final func storedSettingsDidChange() {
         if _state.withLock({ $0.reloadsWhenStoredSettingsChange }) { reloadIfClean() }
-        let continuations = _state.withLock { Array($0.continuations.values) }
+        let continuations = _state.withLock { $0.announcements.listeners }
         NotificationCenter.default.post(name: Self.storedSettingsDidChangeNotification, object: self)
         for continuation in continuations { continuation.yield(.storedSettingsChanged) }
     }

@@ -169,9 +169,8 @@ extension AppSettingsObject {
         managed: ManagedConfigurationSource.Read
     ) -> ([String: [OverrideCandidate]], [IgnoredOverride]) {
         var ignored: [IgnoredOverride] = []
-        let postfix = String(userDefaultsKey.dropFirst(Self.keyPrefix.count))
-        let argumentPrefix = OverrideNames.argumentKey(postfix: postfix, path: "")
-        let entries = sources.entries(forPostfix: postfix)
+        let argumentPrefix = settingsKey.argumentKey(path: "")
+        let entries = sources.entries(for: settingsKey)
         let (arguments, environment) = (entries.arguments, entries.environment)
         var managedEntries: [String: _StoredValue] = [:]
         var managedOrigin = ""
@@ -226,7 +225,7 @@ extension AppSettingsObject {
             // Names that match no setting are left alone: they may be another set's whose postfix
             // starts the same way.
             var paths: [String: String] = [:]
-            for leaf in leaves { paths[OverrideNames.environmentName(postfix: postfix, path: leaf)] = leaf }
+            for leaf in leaves { paths[settingsKey.environmentName(path: leaf)] = leaf }
             for (name, text) in environment {
                 guard let path = paths[name] else { continue }
                 candidates[path, default: []].append(
@@ -316,7 +315,7 @@ extension AppSettingsObject {
         // Observed like the setting itself: a change of override is announced for it.
         object._registrar.access(object, keyPath: slot.observationKeyPath)
         let (override, changed) = object._state.withLock { state in
-            (slot.overrideSource, state.changeGenerations[index] > state.savedGeneration)
+            (slot.overrideSource, state.changes.changedSinceSave(index))
         }
         if let override { return override }
         if changed { return .stored }

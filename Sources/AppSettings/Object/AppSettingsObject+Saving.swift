@@ -42,7 +42,7 @@ extension AppSettingsObject {
     /// was done, for a caller reporting on another object's behalf.
     @discardableResult
     final func synchronize(forcing: Bool, onBehalfOf owner: AppSettingsObject? = nil) throws -> Synchronization? {
-        let (parent, isUnsaved) = _state.withLock { ($0.parent?.object, $0.generation != $0.savedGeneration) }
+        let (parent, isUnsaved) = _state.withLock { ($0.parent?.object, $0.changes.hasUnsavedChanges) }
         if let parent {
             return try parent.synchronize(forcing: forcing, onBehalfOf: owner)
         }
@@ -54,7 +54,7 @@ extension AppSettingsObject {
         let synchronization: Synchronization? = try withSynchronizationLock {
             let snapshot = takeSnapshot()
             // Changed since the check above? Another thread may have synchronized meanwhile.
-            guard forcing || snapshot.generation != snapshot.savedGeneration else { return nil }
+            guard forcing || snapshot.changes.hasUnsavedChanges else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
             let (backupKey, decision) = try store.write { stored in try merged(snapshot, with: stored) }
             markSaved(snapshot)
@@ -95,25 +95,24 @@ extension AppSettingsObject {
 
     /// The values of one moment, taken under the lock, archived outside it.
     struct Snapshot {
-        var generation: UInt64
+        /// The object's change counters at that moment.
+        var changes: ChangeTracking
         var values: [Any?]
         var nested: [Int: Snapshot]
         /// What the store held after the last load or save, as the object knew it then.
         var stored: StoredBase
-        var savedGeneration: UInt64 = 0
-        var changeGenerations: [UInt64] = []
         var cloud = CloudSnapshot()
 
         /// Makes the snapshot's moment the last load or save (nested objects' too), so that what
         /// is adopted over it leaves every setting changed since untouched.
         mutating func excludeChangesSinceLastLoad() {
-            generation = savedGeneration
+            changes.generation = changes.savedGeneration
             for index in nested.keys { nested[index]?.excludeChangesSinceLastLoad() }
         }
 
         /// Whether the setting at `index` changed since the last load or save.
         func changedSinceBase(_ index: Int) -> Bool {
-            changeGenerations[index] > savedGeneration
+            changes.changedSinceSave(index)
         }
     }
 
@@ -121,16 +120,14 @@ extension AppSettingsObject {
     func takeSnapshot() -> Snapshot {
         var snapshot = _state.withLock { state in
             Snapshot(
-                generation: state.generation,
+                changes: state.changes,
                 values: slots.map { $0.nestedObject != nil ? nil : $0.anyValue },
                 nested: [:],
                 stored: state.stored,
-                savedGeneration: state.savedGeneration,
-                changeGenerations: state.changeGenerations,
                 cloud: CloudSnapshot(
                     record: state.stored.cloudRecord,
-                    sync: state.cloudSync,
-                    changed: state.changesCameFromCloud ? [] : syncedSettingsChanged(in: state)
+                    sync: state.cloud.sync,
+                    changed: state.cloud.changesCameFromCloud ? [] : syncedSettingsChanged(in: state)
                 )
             )
         }
@@ -144,7 +141,7 @@ extension AppSettingsObject {
     private func syncedSettingsChanged(in state: State) -> Set<String> {
         var changed: Set<String> = []
         for slot in slots
-        where slot.syncs && !slot.isConstant && state.changeGenerations[slot.index] > state.savedGeneration {
+        where slot.syncs && !slot.isConstant && state.changes.changedSinceSave(slot.index) {
             changed.insert(slot.name)
         }
         return changed
@@ -154,7 +151,7 @@ extension AppSettingsObject {
     /// taken by `adoptWritten`).
     private func markSaved(_ snapshot: Snapshot) {
         _state.withLock { state in
-            state.savedGeneration = max(state.savedGeneration, snapshot.generation)
+            state.changes.savedGeneration = max(state.changes.savedGeneration, snapshot.changes.generation)
         }
         for slot in slots {
             if let nested = snapshot.nested[slot.index] { slot.nestedObject?.markSaved(nested) }

@@ -60,7 +60,7 @@ extension AppSettingsObject {
         try checkStorable()
         stopSyncing()
         let sync = CloudSync(store: store)
-        _state.withLock { $0.cloudSync = sync }
+        _state.withLock { $0.cloud.sync = sync }
         sync.start { [weak self, weak sync] change in
             guard let self, let sync else { return }
             self.cloudStoreDidChange(change, from: sync)
@@ -80,7 +80,7 @@ extension AppSettingsObject {
             try parent.refreshFromCloud()
             return
         }
-        guard let sync = _state.withLock({ $0.cloudSync }) else { return }
+        guard let sync = _state.withLock({ $0.cloud.sync }) else { return }
         try refresh(sync)
     }
 
@@ -107,8 +107,8 @@ extension AppSettingsObject {
             reportSyncFailures([error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")])
         }
         let sync = _state.withLock { state in
-            defer { state.cloudSync = nil }
-            return state.cloudSync
+            defer { state.cloud.sync = nil }
+            return state.cloud.sync
         }
         sync?.stop()
     }
@@ -119,14 +119,14 @@ extension AppSettingsObject {
     }
 
     final func cloudKey(ofSettingNamed name: String) -> String {
-        "\(userDefaultsKey).\(name)"
+        settingsKey.cloudKey(ofSettingNamed: name)
     }
 
     /// Before a save: when the store is signed into another account than the one the stored
     /// values belong to, a pull first takes the new account's values (the unsaved changes stay,
     /// and are then saved to the new account).
     func pullIfAccountChanged() throws {
-        let (sync, recorded) = _state.withLock { ($0.cloudSync, $0.stored.cloudRecord?.account) }
+        let (sync, recorded) = _state.withLock { ($0.cloud.sync, $0.stored.cloudRecord?.account) }
         guard let sync, let recorded, case .signedIn(let account) = sync.store.account, account != recorded else {
             return
         }
@@ -135,7 +135,7 @@ extension AppSettingsObject {
 
     /// After `removeFromUserDefaults()`: a syncing object takes the cloud's values at once.
     func pullAfterRemoval() {
-        guard let sync = _state.withLock({ $0.cloudSync }) else { return }
+        guard let sync = _state.withLock({ $0.cloud.sync }) else { return }
         cloudStoreDidChange(nil, from: sync)
     }
 
@@ -163,7 +163,7 @@ extension AppSettingsObject {
     private func pull(_ change: CloudKeyValueStoreChange?, from sync: CloudSync) throws {
         let outcome: PullOutcome? = try _synchronization.withLock { _ in
             // A notice that arrives after `stopSyncing()` (or for a replaced store) is ignored.
-            guard _state.withLock({ $0.cloudSync === sync }) else { return nil }
+            guard _state.withLock({ $0.cloud.sync === sync }) else { return nil }
             let account = sync.store.account
             // Signed out: nothing travels (Apple: "If you write to the key-value store object when
             // the user is not signed into an iCloud account, the data is stored locally until the
@@ -281,8 +281,8 @@ extension AppSettingsObject {
             guard !taken.isEmpty || toSend || record != storedRecord else { return outcome }
             scratch._state.withLock { state in
                 state.stored.cloudRecord = record
-                state.cloudSync = sync
-                state.changesCameFromCloud = true
+                state.cloud.sync = sync
+                state.cloud.changesCameFromCloud = true
             }
             let synchronization = try scratch.synchronize(forcing: true, onBehalfOf: self)
             outcome.failures += synchronization?.decision.cloudFailures ?? []
@@ -292,7 +292,7 @@ extension AppSettingsObject {
             _state.withLock { $0.stored = written }
             // Only settings without unsaved changes take the stored values.
             var snapshot = takeSnapshot()
-            snapshot.generation = snapshot.savedGeneration
+            snapshot.changes.generation = snapshot.changes.savedGeneration
             adoptStoredValues(of: scratch, over: snapshot, into: &outcome.adopted)
             return outcome
         }
@@ -302,7 +302,7 @@ extension AppSettingsObject {
             Log.notice(
                 "\(userDefaultsKey): \(outcome.conflicts.joined(separator: ", ")) changed here and on another device "
                     + "from the same version; the value of the greater version was taken")
-            let continuations = _state.withLock { Array($0.continuations.values) }
+            let continuations = _state.withLock { $0.announcements.listeners }
             for continuation in continuations { continuation.yield(.syncConflicts(outcome.conflicts)) }
         }
         reportSyncFailures(outcome.failures)
@@ -421,7 +421,7 @@ extension AppSettingsObject {
     func reportSyncFailures(_ failures: [AppSettingsError]) {
         guard !failures.isEmpty else { return }
         for failure in failures { Log.notice("\(userDefaultsKey): \(failure)") }
-        let continuations = _state.withLock { Array($0.continuations.values) }
+        let continuations = _state.withLock { $0.announcements.listeners }
         for continuation in continuations {
             for failure in failures { continuation.yield(.syncFailed(failure)) }
         }

@@ -30,25 +30,17 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// Mutable state shared by all settings of one object, guarded by ``_state``.
     @usableFromInline
     struct State {
-        /// Counts changes to stored settings; unsaved while it differs from `savedGeneration`.
-        @usableFromInline var generation: UInt64 = 0
-        var savedGeneration: UInt64 = 0
-        /// The `generation` of each setting's last change, by declaration position: a setting
-        /// changed since the last load or save while it is above `savedGeneration`.
-        @usableFromInline var changeGenerations: [UInt64] = []
+        /// Which settings changed since the last load or save.
+        @usableFromInline var changes = ChangeTracking()
         /// What the store held after the last load or save (the base of a merge), in one value.
         var stored = StoredBase()
         var lastLoadError: AppSettingsError?
         var reloadsWhenStoredSettingsChange = false
         var parent: WeakSettingsObject?
-        var transactionDepth = 0
-        var changedInTransaction: Set<Int> = []
-        var continuations: [UUID: AsyncStream<AppSettingsChange>.Continuation] = [:]
+        /// Who hears of changes, and those a running transaction holds back.
+        var announcements = Announcements()
         /// The cloud store this object syncs with, while it does.
-        var cloudSync: CloudSync?
-        /// Set on the scratch copy a pull stores through: its changes came from the cloud, so
-        /// they are not changes to send.
-        var changesCameFromCloud = false
+        var cloud = CloudLink()
         /// What a live object that is not nested found of overrides (launch arguments, the
         /// environment, managed configuration); `nil` for scratch copies and nested objects.
         var overrides: OverrideState?
@@ -73,7 +65,8 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// The slots of all `@Setting` properties, in declaration order (superclass first).
     private(set) final var slots: [AnySettingSlot] = []
     private(set) final var layout = SettingsLayout.empty
-    private var cachedKey = ""
+    /// The key and every name made from it; set during initialization.
+    private(set) final var settingsKey = SettingsKey(postfix: "")
     /// Reads and writes this object's key; set during initialization.
     private(set) final var store = SettingsStore.placeholder
     /// Whether other code may see this object: `false` for a scratch copy or an object still
@@ -144,7 +137,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     deinit {
         if isPublished { StoreRegistry.unregister(self) }
-        if isPublished { _state.withLock { $0.cloudSync }?.stop() }
+        if isPublished { _state.withLock { $0.cloud.sync }?.stop() }
         finishChangeSequences()
     }
 
@@ -156,9 +149,9 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     private func attachSlots() {
         (slots, layout) = SettingsLayout.attach(to: self)
-        cachedKey = Self.keyPrefix + userDefaultsKeyPostfix
-        store = SettingsStore(userDefaults: userDefaults, key: cachedKey)
-        _state.withLock { $0.changeGenerations = Array(repeating: 0, count: slots.count) }
+        settingsKey = SettingsKey(postfix: userDefaultsKeyPostfix)
+        store = SettingsStore(userDefaults: userDefaults, key: settingsKey.name)
+        _state.withLock { $0.changes = ChangeTracking(settingCount: slots.count) }
         for slot in slots {
             if let nested = slot.nestedObject { nested.embed(in: self) }
         }
@@ -166,7 +159,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     // MARK: Keys
 
-    static let keyPrefix = "AppSettings."
+    static var keyPrefix: String { SettingsKey.prefix }
 
     /// The last part of ``userDefaultsKey``; by default the subclass's name.
     ///
@@ -178,7 +171,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     }
 
     /// The full `UserDefaults` key of this set: `"AppSettings."` followed by ``userDefaultsKeyPostfix``.
-    public final var userDefaultsKey: String { cachedKey }
+    public final var userDefaultsKey: String { settingsKey.name }
 
     // MARK: The shared instance
 
@@ -275,7 +268,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     /// Whether a stored setting changed since the last load or synchronization.
     public final var hasUnsavedChanges: Bool {
-        _state.withLock { $0.generation != $0.savedGeneration }
+        _state.withLock { $0.changes.hasUnsavedChanges }
     }
 
     /// What went wrong in the last load (at initialization or in ``resetToUserDefaults()``), or
@@ -304,10 +297,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         let changed = _state.withLock { state in
             guard !Value._isSameSettingValue(slot.value, value) else { return false }
             slot.value = value
-            if !slot.isConstant {
-                state.generation &+= 1
-                state.changeGenerations[slot.index] = state.generation
-            }
+            if !slot.isConstant { state.changes.recordChange(of: slot.index) }
             return true
         }
         if changed { _settingDidChange(slot) }

@@ -17,7 +17,7 @@ struct OverrideSources: @unchecked Sendable {
     let arguments: [String: String]
     let environment: [String: String]
     let managed: ManagedConfigurationSource
-    /// What ``entries(forPostfix:)`` found, by postfix: each set's objects filter the arguments and
+    /// What ``entries(for:)`` found, by postfix: each set's objects filter the arguments and
     /// the environment once.
     private let entriesByPostfix = Protected<[String: Entries]>([:])
 
@@ -28,10 +28,11 @@ struct OverrideSources: @unchecked Sendable {
         var environment: [(name: String, text: String)]
     }
 
-    func entries(forPostfix postfix: String) -> Entries {
+    func entries(for key: SettingsKey) -> Entries {
+        let postfix = key.postfix
         if let known = entriesByPostfix.withLock({ $0[postfix] }) { return known }
-        let argumentPrefix = OverrideNames.argumentKey(postfix: postfix, path: "")
-        let environmentPrefix = OverrideNames.environmentName(postfix: postfix, path: "") + "_"
+        let argumentPrefix = key.argumentKey(path: "")
+        let environmentPrefix = key.environmentName(path: "") + "_"
         let entries = Entries(
             arguments: arguments.filter { $0.key.hasPrefix(argumentPrefix) }.sorted { $0.key < $1.key }
                 .map { (key: $0.key, text: $0.value) },
@@ -237,38 +238,11 @@ enum ManagedConfigurationSource {
     private static func filePaths(key: String, domain: String, directories: [String]) -> [String] {
         let cacheKey = [domain, key] + directories
         if let paths = filePathCache.withLock({ $0[cacheKey] }) { return paths }
-        let name = "AppSettings/" + fileNameComponent(domain) + "/" + fileNameComponent(key) + ".json"
+        let name = SettingsKey(storedKey: key).managedConfigurationFile(domain: domain)
         let paths = directories.map { appendingPathComponent(name, to: $0) }
         filePathCache.withLock { $0[cacheKey] = paths }
         return paths
     }
 
     private static let filePathCache = Protected<[[String]: [String]]>([:])
-}
-
-/// The names a setting is overridden under.
-enum OverrideNames {
-    /// `-<postfix>.<path>`'s key: `MyAppsSettings.soundLevel`, `MyAppsSettings.audio.volume`.
-    static func argumentKey(postfix: String, path: String) -> String {
-        postfix + "." + path
-    }
-
-    /// `MY_APPS_SETTINGS_SOUND_LEVEL`: the postfix and each part of the path split into words
-    /// where a lowercase letter meets an uppercase one, joined with `_`, uppercased; characters
-    /// an environment variable's name cannot hold (`.`, `-`) become `_`.
-    static func environmentName(postfix: String, path: String) -> String {
-        ([postfix] + path.split(separator: ".").map(String.init)).map(words).joined(separator: "_")
-    }
-
-    private static func words(_ name: String) -> String {
-        var result = ""
-        var previousIsLowercase = false
-        for character in name {
-            if character.isUppercase, previousIsLowercase { result.append("_") }
-            previousIsLowercase = character.isLowercase
-            let isAllowed = character.isASCII && (character.isLetter || character.isNumber)
-            result.append(isAllowed ? character : "_")
-        }
-        return result.uppercased()
-    }
 }

@@ -75,18 +75,6 @@ struct SettingsStore: @unchecked Sendable {
     /// How many backups of unreadable sets (`<key>.unreadable-<ms>`) a key keeps: the newest.
     static let maximumBackupCount = 3
 
-    /// The key an unreadable stored value is moved to before it is replaced.
-    func backupKey(date: Date = Date()) -> String {
-        let stamp = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        return "\(key).unreadable-\(stamp)"
-    }
-
-    /// The time stamp of `candidate` if it is one of this key's backup keys.
-    private func backupStamp(_ candidate: String) -> Int64? {
-        guard candidate.hasPrefix(key + ".unreadable-") else { return nil }
-        return Int64(candidate.dropFirst(key.count + ".unreadable-".count))
-    }
-
     /// The recovery copy alone (Linux; `nil` elsewhere): for a load that could not read the
     /// domain's bytes, which a power loss can leave torn under the key.
     func readRecoveryCopy() throws -> Data? {
@@ -133,7 +121,7 @@ struct SettingsStore: @unchecked Sendable {
 
     /// Under the domain's exclusive lock, so that no other process writes in between: re-reads
     /// what is stored from disk, lets `decide` make the bytes to write from it, then writes them
-    /// and flushes. When a backup is asked for, it is first kept under ``backupKey(date:)``;
+    /// and flushes. When a backup is asked for, it is first kept under ``SettingsKey/backupKey(at:)``;
     /// that key is returned.
     func write<Decision>(
         _ decide: (PreferencesValue?) throws -> Write<Decision>
@@ -159,12 +147,12 @@ struct SettingsStore: @unchecked Sendable {
             guard storedKey != key else { return }
             let byteCount = storedKey.utf8.count + Self.estimatedByteCount(of: value)
             otherByteCount += byteCount
-            if let stamp = backupStamp(storedKey) { backups.append((storedKey, stamp, byteCount)) }
+            if let stamp = SettingsKey(storedKey: key).backupStamp(of: storedKey) { backups.append((storedKey, stamp, byteCount)) }
         }
         backups.sort { $0.stamp < $1.stamp }
         // A new backup pushes out the oldest beyond the newest few.
         let expired = backup == nil ? [] : backups.dropLast(Self.maximumBackupCount - 1)
-        let newBackupKey = backup.map { _ in backupKey() }
+        let newBackupKey = backup.map { _ in SettingsKey(storedKey: key).backupKey() }
         var byteCount = otherByteCount + key.utf8.count + data.count
         byteCount -= expired.reduce(0) { $0 + $1.byteCount }
         if let backup, let newBackupKey {

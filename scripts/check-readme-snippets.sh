@@ -18,6 +18,7 @@
 #   `<!-- snippet: members -->` it is members of a settings class: the body of a
 #   `final class …: AppSettingsObject, @unchecked Sendable`. A marker may name two words, as in
 #   `<!-- snippet: main-actor, statements -->`. The markers are HTML comments: GitHub does not show them.
+# - Imports: every block must import what it uses (MemberImportVisibility is on in the package).
 # - `@main` is left out (a library target has no entry point); the type is compiled as written.
 # - SwiftUI: on Apple platforms the SDK's; on Linux a stand-in with the SDK's signatures
 #   (IntegrationTests/ReadmeSnippets/Sources/SwiftUIStandIn), which is type-checked, never run.

@@ -50,3 +50,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every import a snippet needs must be written in it: a type or member of a module the snippet does
+// not import is an error (as in a package that turns this on, and in Swift 7).
+for target in package.targets where target.name != "SwiftUI" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -70,7 +70,7 @@ extension AppSettingsObject {
     /// Puts the values of `snapshot` (of an object of the same class) into this object, which
     /// nobody else sees yet: nested ones into the nested objects, with the settings the class
     /// does not declare and the schema version; nothing is announced. A scratch copy is filled
-    /// this way, for a merge as for a copy; a live object takes values through `adopt`.
+    /// this way, for a merge as for a copy; a live object takes values through `take(_:as:)`.
     final func fill(from snapshot: Snapshot) {
         _state.withLock { state in
             for slot in slots where slot.nestedObject == nil {
@@ -105,18 +105,18 @@ extension AppSettingsObject {
     ) rethrows -> Result {
         let scratch = makeScratchCopy(copyingValues: copyingValues)
         let result = try fill(scratch)
-        adopt(scratch, as: replacement)
+        take(scratch, as: replacement)
         return result
     }
 
     /// Takes over the values of an unpublished `scratch` of the same class in one step, then
     /// announces every setting that changed in one notification.
-    private func adopt(_ scratch: AppSettingsObject, as replacement: Replacement) {
+    private func take(_ scratch: AppSettingsObject, as replacement: Replacement) {
         let takingLoadState = replacement == .storedState
         inTransaction {
             for (slot, scratchSlot) in zip(slots, scratch.slots) {
                 if let nested = slot.nestedObject, let scratchNested = scratchSlot.nestedObject {
-                    nested.adopt(scratchNested, as: replacement)
+                    nested.take(scratchNested, as: replacement)
                 }
             }
             let loadState = scratch._state.withLock { $0 }

@@ -63,7 +63,7 @@ extension AppSettingsObject {
             }
             entries[name] = stored
         }
-        _ = try apply(entries) { problem in
+        _ = try fill(fromStored: entries) { problem in
             throw AppSettingsError.invalidDictionaryValue(
                 setting: problem.setting,
                 expected: problem.expected,

@@ -1,7 +1,7 @@
 import Foundation
 
 // Settings as JSON documents: the inspector's form of one set, written from the object's values
-// and read back by each setting's declared type, through the same walk as every load (`apply`).
+// and read back by each setting's declared type, through the same walk as every load (`fill(fromStored:)`).
 
 extension AppSettingsObject {
     /// The settings as a JSON document: the form ``StoredSettingsInspector`` and the
@@ -82,7 +82,7 @@ extension AppSettingsObject {
                 entries = try scratch.codec.migrated(entries, from: version)
             }
             let stored = try scratch.storedEntries(fromJSONForm: entries, key: userDefaultsKey)
-            _ = try scratch.apply(stored) { problem in
+            _ = try scratch.fill(fromStored: stored) { problem in
                 throw AppSettingsError.invalidJSONValue(
                     setting: problem.setting,
                     expected: problem.expected,

@@ -106,7 +106,7 @@ extension AppSettingsObject {
     private func loadLegacyValues(problems: inout LoadProblems) -> Bool {
         let entries = legacyEntries(in: store.domain, path: "", problems: &problems)
         guard !entries.isEmpty else { return false }
-        _ = apply(entries) { problem in
+        _ = fill(fromStored: entries) { problem in
             problems.append(setting: problem.setting, reason: "its legacy value \(problem.reason)")
         }
         return true
@@ -142,7 +142,7 @@ extension AppSettingsObject {
     /// object's stored base.
     func loadStoredState(from object: PreferencesValue, source: StoredSource) -> AppSettingsError? {
         // What `validate:` or `checkAfterDecode()` repairs while the values go in counts as a
-        // change after it (`apply`): unsaved, so that the next save stores the repair.
+        // change after it (`fill(fromStored:)`): unsaved, so that the next save stores the repair.
         let generationBeforeLoad = _state.withLock { $0.changes.generation }
         var stored = StoredBase()
         let error: AppSettingsError?
@@ -172,7 +172,7 @@ extension AppSettingsObject {
         return error
     }
 
-    /// Reads `data` into this object (`apply`) and `stored`; returns what could not be used.
+    /// Reads `data` into this object (`fill(fromStored:)`) and `stored`; returns what could not be used.
     private func decode(_ data: Data, into stored: inout StoredBase) -> AppSettingsError? {
         let settings = codec.readStoredSettings(data)
         stored.schemaVersion = settings.schemaVersion
@@ -180,7 +180,7 @@ extension AppSettingsObject {
         guard let entries = settings.entries else { return settings.error }
         stored.values = entries
         var problems = settings.problems
-        stored.unknownValues = apply(entries) { problems.append($0) }
+        stored.unknownValues = fill(fromStored: entries) { problems.append($0) }
         return settings.error ?? problems.error(key: userDefaultsKey)
     }
 
@@ -206,8 +206,8 @@ extension AppSettingsObject {
     ///
     /// `problem` is called for each value that does not fit; a throwing `problem` stops the walk
     /// (``update(from:)`` is all or nothing and discards the object it was filling).
-    func apply(
-        _ entries: [String: _StoredValue],
+    func fill(
+        fromStored entries: [String: _StoredValue],
         path: String = "",
         problem: (SettingProblem) throws -> Void
     ) rethrows -> [String: _StoredValue] {
@@ -229,7 +229,7 @@ extension AppSettingsObject {
                     continue
                 }
                 let before = nested._state.withLock { $0.changes.generation }
-                let nestedUnknown = try nested.apply(nestedEntries, path: path + slot.name + ".", problem: problem)
+                let nestedUnknown = try nested.fill(fromStored: nestedEntries, path: path + slot.name + ".", problem: problem)
                 let nestedChanged = nested._state.withLock { state in
                     state.stored.unknownValues = nestedUnknown
                     return state.changes.generation != before

@@ -31,7 +31,7 @@ extension AppSettingsObject {
     }
 
     /// A finished synchronization, for what is reported after the locks are released.
-    struct Synchronization {
+    struct FinishedSave {
         var decision: WriteDecision
         var backupKey: String?
         /// Objects (this one last) and the positions of the settings they took from the store.
@@ -83,7 +83,7 @@ extension AppSettingsObject {
             // Filled on a copy: conversion, `validate:` and `checkAfterDecode()` run as for a load.
             let scratch = makeScratchCopy(copyingValues: false)
             scratch.fill(from: snapshot)
-            _ = scratch.apply(fromStore) { problems.append($0) }
+            _ = scratch.fill(fromStored: fromStore) { problems.append($0) }
             source = scratch.takeSnapshot()
             source.cloud = snapshot.cloud
             mergedObject = scratch
@@ -138,7 +138,7 @@ extension AppSettingsObject {
     /// After the write: what was written is the new stored base (what could not be read before is
     /// replaced, and was kept under a backup key when it was still stored); takes over the merged values.
     /// Returns what to announce once the locks are released.
-    func adoptWritten(_ decision: WriteDecision, over snapshot: Snapshot) -> [(
+    func takeWritten(_ decision: WriteDecision, over snapshot: Snapshot) -> [(
         object: AppSettingsObject, indices: [Int]
     )] {
         _state.withLock { state in
@@ -148,14 +148,14 @@ extension AppSettingsObject {
         }
         guard let merged = decision.merged else { return [] }
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
-        adoptStoredValues(of: merged, over: snapshot, into: &adopted)
+        takeStoredValues(of: merged, over: snapshot, into: &adopted)
         return adopted
     }
 
     /// Takes over each value of `merged` (an unpublished copy) that differs, for every setting
     /// not changed since `snapshot` was taken (a later change stays, unsaved). The values are
     /// stored ones: no unsaved change is counted.
-    func adoptStoredValues(
+    func takeStoredValues(
         of merged: AppSettingsObject,
         over snapshot: Snapshot,
         into adopted: inout [(object: AppSettingsObject, indices: [Int])]
@@ -178,14 +178,14 @@ extension AppSettingsObject {
         var indices = changed
         for (object, mergedObject, nestedSnapshot, index) in nested {
             let count = adopted.count
-            object.adoptStoredValues(of: mergedObject, over: nestedSnapshot, into: &adopted)
+            object.takeStoredValues(of: mergedObject, over: nestedSnapshot, into: &adopted)
             if adopted.count > count { indices.append(index) }
         }
         if !indices.isEmpty { adopted.append((self, indices.sorted())) }
     }
 
     /// Tells observers what a synchronization took from the store, and logs conflicts.
-    func report(_ synchronization: Synchronization) {
+    func report(_ synchronization: FinishedSave) {
         for (object, indices) in synchronization.adopted {
             object.announce(indices, propagatesToParent: false)
         }

@@ -41,7 +41,7 @@ extension AppSettingsObject {
         scratch.resetToDeveloperDefaults()
         let error = scratch.loadStoredState(refresh: true)
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
-        adoptStoredValues(of: scratch, over: snapshot, into: &adopted)
+        takeStoredValues(of: scratch, over: snapshot, into: &adopted)
         let loadState = scratch._state.withLock { $0 }
         _state.withLock { state in
             state.takeLoadState(of: loadState)
@@ -66,7 +66,7 @@ extension AppSettingsObject {
         let error = scratch.loadStoredState(refresh: true)
         if case .storeUnavailable? = error { return }
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
-        adoptStoredValues(of: scratch, over: snapshot, into: &adopted)
+        takeStoredValues(of: scratch, over: snapshot, into: &adopted)
         let loadState = scratch._state.withLock { $0 }
         _state.withLock { state in
             // Only if no synchronization took the store's set meanwhile.

@@ -163,7 +163,7 @@ extension AppSettingsObject {
     }
 
     /// The values the sources hold for this set's settings, by setting path, in the order they
-    /// win; and what names no setting or cannot be read.
+    /// win (``OverrideSources/precedence``); and what names no setting or cannot be read.
     private func overrideCandidates(
         sources: OverrideSources,
         managed: ManagedConfigurationSource.Read
@@ -232,6 +232,8 @@ extension AppSettingsObject {
                     OverrideCandidate(source: .environment, origin: name, text: text, value: .string(text)))
             }
         }
+        // Each setting's candidates in the order they win: the one rule of precedence.
+        for path in candidates.keys { candidates[path]?.sort { $0.source.overrideRank < $1.source.overrideRank } }
         return (candidates, ignored)
     }
 
@@ -299,85 +301,6 @@ extension AppSettingsObject {
         }
         return "\(error)"
     }
-
-    // MARK: Where a value comes from
-
-    /// Where the setting at `indexPath` (positions from this object down through nested ones)
-    /// gets its value.
-    final func settingSource(at indexPath: [Int]) -> SettingSource {
-        var object: AppSettingsObject = self
-        for index in indexPath.dropLast() {
-            guard let nested = object.slots[index].nestedObject else { return .developerDefault }
-            object = nested
-        }
-        guard let index = indexPath.last else { return .developerDefault }
-        let slot = object.slots[index]
-        // Observed like the setting itself: a change of override is announced for it.
-        object._registrar.access(object, keyPath: slot.observationKeyPath)
-        let (override, changed) = object._state.withLock { state in
-            (slot.overrideSource, state.changes.changedSinceSave(index))
-        }
-        if let override { return override }
-        if changed { return .stored }
-        // Stored when what the set holds since its last load or save has it.
-        var names = [slot.name]
-        var current = object
-        while let parent = current.embeddingParent {
-            guard let holding = parent.slots.first(where: { $0.nestedObject === current }) else { break }
-            names.insert(holding.name, at: 0)
-            current = parent
-        }
-        let (base, loadError) = current._state.withLock { ($0.stored.values, $0.lastLoadError) }
-        // A stored value the load could not use left the developer default in place.
-        if loadError?.unusedStoredSettings.contains(names.joined(separator: ".")) == true { return .developerDefault }
-        var entries = base
-        for name in names.dropLast() {
-            guard case .dictionary(let inner)? = entries[name] else { return .developerDefault }
-            entries = inner
-        }
-        return entries[slot.name] == nil ? .developerDefault : .stored
-    }
-
-    /// The positions of the setting `read` reads, from this object's class down through nested
-    /// objects: found on a scratch copy by Observation (the setting whose change ends a tracking
-    /// of `read`), once per class and key path.
-    final func settingIndexPath(of keyPath: AnyKeyPath, read: (AppSettingsObject) -> Void) -> [Int]? {
-        let cacheKey = KeyPathCache.Key(type: ObjectIdentifier(type(of: self)), keyPath: keyPath)
-        if let known = KeyPathCache.entries.withLock({ $0[cacheKey] }) { return known }
-        // A caller's tracking (a SwiftUI body) sees the search's reads of the scratch copy, but
-        // not its changes: a tracking starts to observe when its closure has returned, and the
-        // scratch copy is gone by then.
-        let found = searchSetting(read: read)
-        KeyPathCache.entries.withLock { $0[cacheKey] = found }
-        return found
-    }
-
-    /// The positions of the setting `read` reads on a scratch copy of this object's class.
-    private func searchSetting(read: (AppSettingsObject) -> Void) -> [Int]? {
-        let scratch = makeScratchCopy(copyingValues: false)
-        for (object, slot, path) in scratch.settingsDeepestFirst(path: []) {
-            let ended = Protected(false)
-            withObservationTracking {
-                read(scratch)
-            } onChange: {
-                ended.withLock { $0 = true }
-            }
-            object._registrar.willSet(object, keyPath: slot.observationKeyPath)
-            if ended.withLock({ $0 }) { return path }
-        }
-        return nil
-    }
-
-    /// Every setting with its object and position path, a nested object's settings before the
-    /// setting that holds it.
-    private func settingsDeepestFirst(path: [Int]) -> [(AppSettingsObject, AnySettingSlot, [Int])] {
-        var result: [(AppSettingsObject, AnySettingSlot, [Int])] = []
-        for slot in slots {
-            if let nested = slot.nestedObject { result += nested.settingsDeepestFirst(path: path + [slot.index]) }
-            result.append((self, slot, path + [slot.index]))
-        }
-        return result
-    }
 }
 
 /// What was logged of ignored overrides: each once per process, however many objects of the
@@ -387,80 +310,6 @@ private enum IgnoredOverrideLog {
 
     static func isNew(_ message: String) -> Bool {
         logged.withLock { $0.insert(message).inserted }
-    }
-}
-
-/// The setting each key path reads, by class (key paths are immutable, hence `@unchecked`).
-private enum KeyPathCache {
-    struct Key: Hashable, @unchecked Sendable {
-        var type: ObjectIdentifier
-        var keyPath: AnyKeyPath
-    }
-
-    static let entries = Protected<[Key: [Int]?]>([:])
-}
-
-extension AppSettingsKeyPathMembers {
-    /// Where the value of one setting comes from: an override (managed configuration, a launch
-    /// argument, an environment variable), the user's stored value, or the developer default.
-    ///
-    /// ```swift
-    /// settings.source(of: \.soundLevel)              // .launchArgument after -MyAppsSettings.soundLevel 0.3
-    /// settings.source(of: \MySettings.audio.volume)  // a setting of a nested settings object
-    /// ```
-    ///
-    /// ``SettingSource`` lists the sources in the order they win. A key path that reads no
-    /// setting (a plain property) is ``SettingSource/developerDefault``; one that reads several
-    /// (a computed property) reports the first it reads that is found. Read in a SwiftUI body or
-    /// `withObservationTracking`, it is observed like the setting: an override that comes, goes
-    /// or changes is announced. The first call for a class and key path finds its setting on a
-    /// scratch copy (microseconds); later calls look it up.
-    public func source<Value: SettingValue>(of keyPath: KeyPath<Self, Value>) -> SettingSource {
-        let path = settingIndexPath(of: keyPath) { object in
-            // `settingIndexPath` reads a scratch copy of this object's own class.
-            _ = unsafeDowncast(object, to: Self.self)[keyPath: keyPath]
-        }
-        guard let path else { return .developerDefault }
-        return settingSource(at: path)
-    }
-}
-
-/// Applies managed configuration again when it changes while the app runs: Apple platforms post
-/// `UserDefaults.didChangeNotification` then. (corelibs posts it for no file; on Linux, post it
-/// yourself to have the files read again, or call `resetToUserDefaults()`.)
-///
-/// The refresh runs on a queue of its own, never on the posting thread. Apple's `UserDefaults`
-/// posts the notification "on the same thread you used to make the change", for every change:
-/// the library's own writes post it while holding a domain's lock (a removal holds the key's
-/// lock, and a synchronization of another object of the key holds that object's lock while it
-/// waits for the key's), and every `@AppStorage` write on the main thread posts it too. A refresh
-/// takes each live object's synchronization lock, which a save holds while it waits for an App
-/// Group's lock file; on the posting thread it would deadlock the first and hang the second. The
-/// posting thread only queues the refresh (it takes no lock of the library); on the queue, an
-/// object whose managed configuration did not change is compared under its state's lock alone
-/// and never waits for its synchronization.
-enum ManagedConfigurationWatcher {
-    private static let queue = DispatchQueue(label: "AppSettings.managedConfiguration")
-
-    static func start() { _ = started }
-
-    private static let started: Bool = {
-        _ = NotificationCenter.default.addObserver(
-            forName: UserDefaults.didChangeNotification, object: nil, queue: nil
-        ) { _ in
-            queue.async {
-                for object in StoreRegistry.liveObjects(where: { _ in true }) {
-                    object.refreshManagedConfigurationIfChanged()
-                }
-            }
-        }
-        return true
-    }()
-
-    /// Waits until the refreshes asked for so far have run (tests, and code that changed managed
-    /// configuration and reads the settings next).
-    static func waitForPendingRefreshes() {
-        queue.sync {}
     }
 }
 

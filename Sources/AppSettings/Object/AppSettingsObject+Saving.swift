@@ -41,7 +41,7 @@ extension AppSettingsObject {
     /// through a scratch copy, on behalf of `owner`, which is not told of the write). Returns what
     /// was done, for a caller reporting on another object's behalf.
     @discardableResult
-    final func synchronize(forcing: Bool, onBehalfOf owner: AppSettingsObject? = nil) throws -> Synchronization? {
+    final func synchronize(forcing: Bool, onBehalfOf owner: AppSettingsObject? = nil) throws -> FinishedSave? {
         let (parent, isUnsaved) = _state.withLock { ($0.parent?.object, $0.changes.hasUnsavedChanges) }
         if let parent {
             return try parent.synchronize(forcing: forcing, onBehalfOf: owner)
@@ -51,15 +51,15 @@ extension AppSettingsObject {
         // Synced values go to the account the store is signed into now (AppSettingsObject+Syncing).
         if !forcing { try pullIfAccountChanged() }
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
-        let synchronization: Synchronization? = try withSynchronizationLock {
+        let synchronization: FinishedSave? = try withSynchronizationLock {
             let snapshot = takeSnapshot()
             // Changed since the check above? Another thread may have synchronized meanwhile.
             guard forcing || snapshot.changes.hasUnsavedChanges else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
             let (backupKey, decision) = try store.write { stored in try merged(snapshot, with: stored) }
             markSaved(snapshot)
-            return Synchronization(
-                decision: decision, backupKey: backupKey, adopted: adoptWritten(decision, over: snapshot))
+            return FinishedSave(
+                decision: decision, backupKey: backupKey, adopted: takeWritten(decision, over: snapshot))
         }
         guard let synchronization else { return nil }
         if let backupKey = synchronization.backupKey {
@@ -148,7 +148,7 @@ extension AppSettingsObject {
     }
 
     /// Records that `snapshot` is stored: no unsaved changes up to it (the new stored base is
-    /// taken by `adoptWritten`).
+    /// taken by `takeWritten`).
     private func markSaved(_ snapshot: Snapshot) {
         _state.withLock { state in
             state.changes.savedGeneration = max(state.changes.savedGeneration, snapshot.changes.generation)

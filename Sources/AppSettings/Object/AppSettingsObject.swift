@@ -126,7 +126,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         let decoded = coder.decodeObject(of: ArchiveFormat.foundationClasses, forKey: Self.codingSettingsKey)
         if let decoded, case .dictionary(let entries)? = _StoredValue(propertyListValue: decoded) {
             var problems = LoadProblems()
-            let unknown = apply(entries) { problems.append($0) }
+            let unknown = fill(fromStored: entries) { problems.append($0) }
             _state.withLock { state in
                 state.stored.unknownValues = unknown
                 state.lastLoadError = problems.error(key: userDefaultsKey)

@@ -22,7 +22,7 @@ extension AppSettingsObject: SettingValue {
         let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
         object.resetToDeveloperDefaults()
         // The first value that does not fit makes the whole object one that does not fit.
-        let unknown = try object.apply(entries) { problem in
+        let unknown = try object.fill(fromStored: entries) { problem in
             throw _StoredValueMismatch(expected: Self.self, foundDescription: "\(problem.setting) \(problem.reason)")
         }
         object._state.withLock { $0.stored.unknownValues = unknown }

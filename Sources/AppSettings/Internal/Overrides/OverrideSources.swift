@@ -12,6 +12,10 @@ import Foundation
 /// of this process. Each settings object takes them at initialization; tests set other ones with
 /// ``current``.
 struct OverrideSources: @unchecked Sendable {
+    /// The sources of overrides in the order they win, first first: where two hold a value for
+    /// one setting, the first whose value fits is taken (``SettingSource`` documents the order).
+    static let precedence: [SettingSource] = [.managed, .launchArgument, .environment]
+
     /// The launch arguments paired as `UserDefaults`' argument domain pairs them, `-key value`,
     /// by key (without the dash); the text as given. A later pair of the same key wins.
     let arguments: [String: String]
@@ -245,4 +249,11 @@ enum ManagedConfigurationSource {
     }
 
     private static let filePathCache = Protected<[[String]: [String]]>([:])
+}
+
+extension SettingSource {
+    /// The place in ``OverrideSources/precedence``: lower wins (sources that are no override last).
+    var overrideRank: Int {
+        OverrideSources.precedence.firstIndex(of: self) ?? OverrideSources.precedence.count
+    }
 }

@@ -56,7 +56,7 @@ struct SettingsCodec {
     // MARK: Bytes to values
 
     /// A stored archive's settings as value trees by stored name, migrated to this class's
-    /// schema version: the load path up to `apply`, shared by a load and a merge.
+    /// schema version: the load path up to `fill(fromStored:)`, shared by a load and a merge.
     struct StoredSettings {
         /// `nil` when the archive cannot be read at all.
         var entries: [String: _StoredValue]?

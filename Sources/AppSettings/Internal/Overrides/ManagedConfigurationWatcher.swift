@@ -1,0 +1,40 @@
+import Foundation
+
+/// Applies managed configuration again when it changes while the app runs: Apple platforms post
+/// `UserDefaults.didChangeNotification` then. (corelibs posts it for no file; on Linux, post it
+/// yourself to have the files read again, or call `resetToUserDefaults()`.)
+///
+/// The refresh runs on a queue of its own, never on the posting thread. Apple's `UserDefaults`
+/// posts the notification "on the same thread you used to make the change", for every change:
+/// the library's own writes post it while holding a domain's lock (a removal holds the key's
+/// lock, and a synchronization of another object of the key holds that object's lock while it
+/// waits for the key's), and every `@AppStorage` write on the main thread posts it too. A refresh
+/// takes each live object's synchronization lock, which a save holds while it waits for an App
+/// Group's lock file; on the posting thread it would deadlock the first and hang the second. The
+/// posting thread only queues the refresh (it takes no lock of the library); on the queue, an
+/// object whose managed configuration did not change is compared under its state's lock alone
+/// and never waits for its synchronization.
+enum ManagedConfigurationWatcher {
+    private static let queue = DispatchQueue(label: "AppSettings.managedConfiguration")
+
+    static func start() { _ = started }
+
+    private static let started: Bool = {
+        _ = NotificationCenter.default.addObserver(
+            forName: UserDefaults.didChangeNotification, object: nil, queue: nil
+        ) { _ in
+            queue.async {
+                for object in StoreRegistry.liveObjects(where: { _ in true }) {
+                    object.refreshManagedConfigurationIfChanged()
+                }
+            }
+        }
+        return true
+    }()
+
+    /// Waits until the refreshes asked for so far have run (tests, and code that changed managed
+    /// configuration and reads the settings next).
+    static func waitForPendingRefreshes() {
+        queue.sync {}
+    }
+}

@@ -109,14 +109,14 @@ nonisolated enum Settings {
         }
     }
 
-    /// The README's synced settings (Syncing across devices).
+    /// The README's synced settings (DocC: Syncing Across Devices).
     final class EditorSettings: AppSettingsObject, @unchecked Sendable {
         @Setting(syncs: true) var theme = Theme.light  // follows the user
         @Setting(syncs: true, validate: { min(max($0, 8), 72) }) var fontSize = 14
         @Setting var windowFrame = WindowFrame()  // stays on this device
     }
 
-    /// The README's declared ranges, choices and descriptions (One declaration, every format).
+    /// The declared ranges, choices and descriptions (DocC: One Declaration, Every Format).
     final class DescribedSettings: AppSettingsObject, @unchecked Sendable {
         @Setting(in: 0...1, description: "Volume of sound effects") var soundLevel: Float = 0.7
         @Setting(description: "Appearance") var theme = Theme.light

@@ -89,7 +89,7 @@ check(restored.theme == .light && restored.audio.outputDevice == "Headphones", "
 reloaded.resetToDeveloperDefaults()
 check(reloaded.audio.outputDevice == "Headphones", "resetToDeveloperDefaults override")
 
-// Where values come from (README "Overriding settings"): no override is given to this process.
+// Where values come from (README "Overrides", DocC "Overriding Settings"): no override is given to this process.
 check(settings.source(of: \.theme) == .stored, "source of theme: \(settings.source(of: \.theme))")
 check(settings.source(of: \MySettings.audio.outputDevice) == .stored, "source of a nested setting")
 check(settings.ignoredOverrides.isEmpty, "ignored overrides: \(settings.ignoredOverrides)")

@@ -46,7 +46,7 @@ public enum StoredSettingsEditor {
                 throw AppSettingsError.unknownSetting(key: key, setting: setting)
             }
             let value = try typedValue(text: text, like: template, setting: setting)
-            entries = replacing(path, with: value, in: entries)
+            entries = StoredValue.setting(value, at: path, in: entries, creatingDictionaries: false)
         }
     }
 
@@ -153,20 +153,6 @@ public enum StoredSettingsEditor {
         return current
     }
 
-    private static func replacing(
-        _ path: [String],
-        with value: StoredValue,
-        in entries: [String: StoredValue]
-    ) -> [String: StoredValue] {
-        guard let first = path.first else { return entries }
-        var result = entries
-        if path.count == 1 {
-            result[first] = value
-        } else if case .dictionary(let nested)? = entries[first] {
-            result[first] = .dictionary(replacing(Array(path.dropFirst()), with: value, in: nested))
-        }
-        return result
-    }
 }
 
 // MARK: What the tool reads

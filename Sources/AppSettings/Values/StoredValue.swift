@@ -255,3 +255,28 @@ extension StoredValue {
 // (`Object/`); new code uses `StoredValue` and `StoredValueMismatch`.
 package typealias _StoredValue = StoredValue
 package typealias _StoredValueMismatch = StoredValueMismatch
+
+extension StoredValue {
+    /// `entries` with `value` at `path`, a setting's name and those of the nested settings objects
+    /// (dictionaries) above it. A dictionary missing on the way is made when
+    /// `creatingDictionaries`; otherwise `entries` come back unchanged.
+    package static func setting(
+        _ value: StoredValue,
+        at path: some Collection<String>,
+        in entries: [String: StoredValue],
+        creatingDictionaries: Bool
+    ) -> [String: StoredValue] {
+        guard let first = path.first else { return entries }
+        var result = entries
+        let rest = path.dropFirst()
+        if rest.isEmpty {
+            result[first] = value
+        } else if case .dictionary(let nested)? = entries[first] {
+            result[first] = .dictionary(
+                setting(value, at: rest, in: nested, creatingDictionaries: creatingDictionaries))
+        } else if creatingDictionaries {
+            result[first] = .dictionary(setting(value, at: rest, in: [:], creatingDictionaries: true))
+        }
+        return result
+    }
+}

@@ -153,7 +153,9 @@ enum ManagedConfigurationSource {
         let prefix = key + "."
         for (name, value) in dictionary where name.hasPrefix(prefix) {
             guard let stored = OverrideText.storedValue(ofParsed: value) else { continue }
-            flat = inserting(stored, at: name.dropFirst(prefix.count).split(separator: ".").map(String.init), in: flat)
+            flat = StoredValue.setting(
+                stored, at: name.dropFirst(prefix.count).split(separator: ".").map(String.init), in: flat,
+                creatingDictionaries: true)
         }
         guard let entry = dictionary[key] else { return flat.isEmpty ? .none : .entries(flat, origin: origin) }
         guard case .dictionary(let entries)? = OverrideText.storedValue(ofParsed: entry) else {
@@ -162,24 +164,6 @@ enum ManagedConfigurationSource {
                 reason: "expected a dictionary of settings by stored name")
         }
         return .entries(flat.merging(entries) { _, own in own }, origin: origin)
-    }
-
-    /// `entries` with `value` at a path of nested dictionaries.
-    private static func inserting(
-        _ value: StoredValue,
-        at path: [String],
-        in entries: [String: StoredValue]
-    ) -> [String: StoredValue] {
-        guard let first = path.first else { return entries }
-        var result = entries
-        if path.count == 1 {
-            result[first] = value
-        } else {
-            var inner: [String: StoredValue] = [:]
-            if case .dictionary(let existing)? = entries[first] { inner = existing }
-            result[first] = .dictionary(inserting(value, at: Array(path.dropFirst()), in: inner))
-        }
-        return result
     }
 
     /// The file `AppSettings/<domain>/<key>.json` in the first of `directories` that has it.

@@ -96,11 +96,22 @@
 
         func setObject(_ object: Any, forKey key: String) { userDefaults.set(object, forKey: key) }
         func removeObject(forKey key: String) { userDefaults.removeObject(forKey: key) }
-        func synchronize() -> Bool { userDefaults.synchronize() }
+        /// Writes this domain's changes to its file, re-reading the file first (CoreFoundation merges
+        /// what other processes wrote under other keys), and drops what it holds in memory of it.
+        ///
+        /// This domain only: corelibs' `UserDefaults.synchronize()` synchronizes every domain the
+        /// process has read (`CFPreferencesAppSynchronize` → `_CFSynchronizeDomainCache`): it writes
+        /// every other domain with unsaved changes and makes every one re-parse its file at its next
+        /// read, and its result is `false` when any of them fails. A save would pay for the app's
+        /// other domains, and blame its own file for their failures.
+        func synchronize() -> Bool {
+            CFPreferencesSynchronize(location.applicationName, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
+        }
         /// Why ``synchronize()`` returned `false`, naming the file.
         var synchronizeFailure: String { "UserDefaults could not write \(location.domainFilePath)" }
 
-        func refresh() { userDefaults.synchronize() }
+        /// Makes the next read re-read the domain's file: a ``synchronize()`` without changes.
+        func refresh() { _ = synchronize() }
 
         // MARK: Recovery copy
 

@@ -84,13 +84,28 @@
         }
 
         /// Every value the domain stores, as CoreFoundation holds it (stored data is not bridged).
+        ///
+        /// Fetched from the domain itself in one call: looking each key up with
+        /// `CFPreferencesCopyAppValue` would first merge the application's whole search list (eight
+        /// domains) into one dictionary, again after every ``refresh()``.
         func forEachStoredValue(_ body: (String, Any) -> Void) {
+            // No key list: no domain (its directory cannot be found). `CFPreferencesCopyMultiple`,
+            // imported as never `nil`, returns `NULL` only then.
             guard
                 let keys = CFPreferencesCopyKeyList(
                     location.applicationName, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
             else { return }
-            for case let key as String in unsafeBitCast(keys, to: NSArray.self) {
-                if let value = CFPreferencesCopyAppValue(cfString(key), location.applicationName) { body(key, value) }
+            let values = CFPreferencesCopyMultiple(
+                keys, location.applicationName, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
+            let count = CFDictionaryGetCount(values)
+            var names = [UnsafeRawPointer?](repeating: nil, count: count)
+            var objects = [UnsafeRawPointer?](repeating: nil, count: count)
+            CFDictionaryGetKeysAndValues(values, &names, &objects)
+            for (name, object) in zip(names, objects) {
+                guard let name, let object,
+                    let key = Unmanaged<AnyObject>.fromOpaque(name).takeUnretainedValue() as? String
+                else { continue }
+                body(key, Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue())
             }
         }
 
@@ -149,7 +164,9 @@
         /// stored before, and the error says so; when that cannot be done either, the error says
         /// which file holds which set.
         func writeFlushingRecoveryCopy(_ data: Data, forKey key: String, _ write: () throws -> Void) throws {
-            let previous = storedObject(forKey: key)
+            // The domain's own value (not one further along the search list), as `restore` puts it back.
+            let previous = CFPreferencesCopyValue(
+                cfString(key), location.applicationName, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
             let copy = RecoveryCopyWrite(location: location, key: key, data: data)
             let domainResult = Result { try write() }
             let copyResult = copy.wait()

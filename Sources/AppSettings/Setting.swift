@@ -48,10 +48,7 @@ public struct Setting<Value: SettingValue> {
         syncs: Bool = false,
         validate: (@Sendable (Value) -> Value)? = nil
     ) {
-        let initialValue = validate?(wrappedValue) ?? wrappedValue
-        slot = SettingSlot(
-            initialValue: initialValue, storedName: storedName, legacyKey: legacyKey, syncs: syncs, validate: validate)
-        SlotRegistration.push(slot)
+        self.init(declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs, rules: validate)
     }
 
     /// Declares a setting with a description, for its JSON Schema and managed-configuration spec.
@@ -77,11 +74,9 @@ public struct Setting<Value: SettingValue> {
         description: String,
         validate: (@Sendable (Value) -> Value)? = nil
     ) {
-        let initialValue = validate?(wrappedValue) ?? wrappedValue
-        slot = SettingSlot(
-            initialValue: initialValue, storedName: storedName, legacyKey: legacyKey, syncs: syncs, validate: validate,
-            rules: SettingRules(description: description))
-        SlotRegistration.push(slot)
+        self.init(
+            declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs, rules: validate,
+            schema: SettingRules(description: description))
     }
 
     /// Declares a setting whose value always lies in `range`.
@@ -117,18 +112,10 @@ public struct Setting<Value: SettingValue> {
         description: String? = nil,
         validate: (@Sendable (Value) -> Value)? = nil
     ) where Value: RangedSettingValue {
-        let clamped: @Sendable (Value) -> Value = { value in
-            if range.contains(value) { return value }
-            // Below or above; a value that compares with neither bound (NaN) gets the lower one.
-            return value > range.upperBound ? range.upperBound : range.lowerBound
-        }
-        let rules: @Sendable (Value) -> Value =
-            if let validate { { validate(clamped($0)) } } else { clamped }
-        slot = SettingSlot(
-            initialValue: rules(wrappedValue), storedName: storedName, legacyKey: legacyKey, syncs: syncs,
-            validate: rules, isInRange: { range.contains($0) },
-            rules: SettingRules(range: Value.schemaRange(range), description: description))
-        SlotRegistration.push(slot)
+        self.init(
+            declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs,
+            rules: clamping(then: validate) { range.clamping($0) }, isInRange: { range.contains($0) },
+            schema: SettingRules(range: Value.schemaRange(range), description: description))
     }
 
     /// Declares an optional setting whose value, when there is one, always lies in `range`.
@@ -158,16 +145,27 @@ public struct Setting<Value: SettingValue> {
         description: String? = nil,
         validate: (@Sendable (Bound?) -> Bound?)? = nil
     ) where Value == Bound? {
-        let clamped: @Sendable (Bound?) -> Bound? = { value in
-            guard let value, !range.contains(value) else { return value }
-            return value > range.upperBound ? range.upperBound : range.lowerBound
-        }
-        let rules: @Sendable (Bound?) -> Bound? =
-            if let validate { { validate(clamped($0)) } } else { clamped }
+        self.init(
+            declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs,
+            rules: clamping(then: validate) { $0.map { range.clamping($0) } },
+            isInRange: { $0.map { range.contains($0) } ?? true },
+            schema: SettingRules(range: Bound.schemaRange(range), description: description))
+    }
+
+    /// Where every initializer ends: the slot, holding the declared value passed through the
+    /// setting's rules, registered with the object being initialized.
+    private init(
+        declared wrappedValue: Value,
+        _ storedName: String?,
+        legacyKey: String?,
+        syncs: Bool,
+        rules: (@Sendable (Value) -> Value)?,
+        isInRange: (@Sendable (Value) -> Bool)? = nil,
+        schema: SettingRules = .none
+    ) {
         slot = SettingSlot(
-            initialValue: rules(wrappedValue), storedName: storedName, legacyKey: legacyKey, syncs: syncs,
-            validate: rules, isInRange: { $0.map { range.contains($0) } ?? true },
-            rules: SettingRules(range: Bound.schemaRange(range), description: description))
+            initialValue: rules?(wrappedValue) ?? wrappedValue, storedName: storedName, legacyKey: legacyKey,
+            syncs: syncs, validate: rules, isInRange: isInRange, rules: schema)
         SlotRegistration.push(slot)
     }
 
@@ -222,3 +220,21 @@ extension UInt64: RangedSettingValue {}
 extension Float: RangedSettingValue {}
 extension Double: RangedSettingValue {}
 extension Date: RangedSettingValue {}
+
+extension ClosedRange {
+    /// `value`, or the bound it is beyond; a value that compares with neither bound (NaN) gets
+    /// the lower one.
+    fileprivate func clamping(_ value: Bound) -> Bound {
+        if contains(value) { return value }
+        return value > upperBound ? upperBound : lowerBound
+    }
+}
+
+/// `clamp`, then `validate` when there is one: the rules of a setting declared with `in:`.
+private func clamping<Value>(
+    then validate: (@Sendable (Value) -> Value)?,
+    _ clamp: @escaping @Sendable (Value) -> Value
+) -> @Sendable (Value) -> Value {
+    guard let validate else { return clamp }
+    return { validate(clamp($0)) }
+}

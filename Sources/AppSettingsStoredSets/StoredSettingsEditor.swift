@@ -126,7 +126,7 @@ public enum StoredSettingsEditor {
     ) throws -> StoredValue {
         do {
             return try StoredSets.storedValue(value, like: template, merging: merging, strict: strict)
-        } catch let mismatch as _StoredValueMismatch {
+        } catch let mismatch as StoredValueMismatch {
             throw AppSettingsError.invalidJSONValue(
                 setting: setting, expected: mismatch.expected, found: mismatch.found)
         }

@@ -3,8 +3,9 @@ import Dispatch
 import Foundation
 
 /// An iCloud key-value server with accounts and devices, as strict as Apple's
-/// `NSUbiquitousKeyValueStore`, for tests, SwiftUI previews and platforms without iCloud: each
-/// device is a ``CloudKeyValueStore``, and nothing travels until you say so.
+/// `NSUbiquitousKeyValueStore`, for tests and platforms without iCloud: each device is a
+/// ``CloudKeyValueStore``, and nothing travels until you say so. (It is in `AppSettingsTesting`,
+/// which links Swift Testing, so an app target such as one with SwiftUI previews does not link it.)
 ///
 /// ```swift
 /// let cloud = CloudKeyValueStoreSimulator()

@@ -55,18 +55,20 @@ struct ConcurrencyTests {
         }
     }
 
+    /// Each thread runs every operation the same number of times (a count, not a duration, so a
+    /// slow or busy machine runs the same test), each thread starting at another one.
     @Test func eightThreadsMixingEveryOperation() throws {
         let settings = Mixed(userDefaults: suite.userDefaults)
         let other = Mixed(userDefaults: suite.another())
-        let deadline = Date().addingTimeInterval(2)
+        let roundsOfEveryOperation = 40
         let torn = Mutex(0)
-        let operations = Mutex(0)
+        let operations = Mutex([Int](repeating: 0, count: 8))
         let errors = Mutex<[String]>([])
         Threads.run(8) { index in
-            var count = 0
-            while Date() < deadline {
-                count += 1
-                switch (index + count) % 8 {
+            for count in 1...(8 * roundsOfEveryOperation) {
+                let operation = (index + count) % 8
+                operations.withLock { $0[operation] += 1 }
+                switch operation {
                 case 0, 1:
                     // A long string: a torn read would show a mix of two writes.
                     let value = String(repeating: "\(count % 10)", count: 64)
@@ -94,11 +96,10 @@ struct ConcurrencyTests {
                     _ = settings.counter
                 }
             }
-            operations.withLock { $0 += count }
         }
         #expect(torn.withLock { $0 } == 0)
         #expect(errors.withLock { $0 } == [])
-        #expect(operations.withLock { $0 } > 100)
+        #expect(operations.withLock { $0 } == [Int](repeating: 8 * roundsOfEveryOperation, count: 8))
         try settings.synchronizeToUserDefaults()
         try other.resetToUserDefaults()
         #expect(other == settings)
@@ -157,19 +158,22 @@ struct ConcurrencyTests {
 
     /// Two writers change the set whole, while others snapshot it, synchronize it, reload it in
     /// another instance, reset it to developer defaults and read what is stored: every triple
-    /// seen is whole, in memory, on disk and in each load. Counts are reported on failure.
+    /// seen is whole, in memory, on disk and in each load. Counts are reported on failure. Each
+    /// checking thread runs a number of rounds (not a duration: a slow machine runs the same
+    /// test); the two writers go on until the last checker is done.
     @Test func everyObservedTripleIsWhole() throws {
         Triple.tornLoads.withLock { $0 = [] }
         let settings = Triple(userDefaults: suite.userDefaults)
         let other = Triple(userDefaults: suite.another())
-        let deadline = Date().addingTimeInterval(2)
+        let checkingRounds = 300
+        let checkersDone = Mutex(0)
         let tally = Tally()
         let errors = Mutex<[String]>([])
         let check = tally.check
         let suite = self.suite
         Threads.run(6) { index in
             var count = 0
-            while Date() < deadline {
+            while index < 2 ? checkersDone.withLock({ $0 }) < 4 : count < checkingRounds {
                 count += 1
                 do {
                     switch index {
@@ -198,13 +202,16 @@ struct ConcurrencyTests {
                     errors.withLock { $0.append("\(error)") }
                 }
             }
+            if index >= 2 { checkersDone.withLock { $0 += 1 } }
         }
         let tornLoads = Triple.tornLoads.withLock { $0 }
         let seen = tally.observed.withLock { $0 }
         #expect(tally.torn.withLock { $0 } == [], "torn triples among \(seen) observed")
         #expect(tornLoads == [], "torn loads")
         #expect(errors.withLock { $0 } == [])
-        #expect(seen > 100, "only \(seen) triples observed")
+        // The snapshot thread and both reloading threads check once a round; the synchronizing
+        // one too, once anything is stored.
+        #expect(seen >= 3 * checkingRounds, "only \(seen) triples observed")
     }
 
     /// Runs `duringLoad` in `checkAfterDecode()` of loads bound to `duringLoadOf`: an automatic

@@ -46,7 +46,7 @@ extension AppSettingsObject {
             let synced = scratch.slots.filter { $0.syncs && !$0.isConstant }
             let defaults = makeScratchCopy(copyingValues: false)
             defaults.resetToDeveloperDefaults()
-            var taken: [String: _StoredValue] = [:]
+            var taken: [String: StoredValue] = [:]
 
             // Another account: nothing of the old one is kept or sent (Apple,
             // NSUbiquitousKeyValueStoreAccountChange: "the system removes any previous iCloud data
@@ -173,7 +173,7 @@ extension AppSettingsObject {
     }
 
     /// The stored value of `slot`, one of this object's (an unpublished copy's) slots.
-    private func storedValue(of slot: AnySettingSlot) -> _StoredValue? {
+    private func storedValue(of slot: AnySettingSlot) -> StoredValue? {
         _state.withLock { _ in try? slot.storedValue(of: slot.anyValue) }
     }
 }

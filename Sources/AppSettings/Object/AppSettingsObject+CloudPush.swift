@@ -17,7 +17,7 @@ extension AppSettingsObject {
     func plannedPushes(
         _ cloud: CloudSnapshot,
         record: inout CloudRecord?,
-        settings: [String: _StoredValue]
+        settings: [String: StoredValue]
     ) -> CloudPushPlan {
         var plan = CloudPushPlan()
         let synced = slots.filter { $0.syncs && !$0.isConstant }

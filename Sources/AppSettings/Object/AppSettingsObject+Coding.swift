@@ -18,7 +18,7 @@ extension AppSettingsObject: NSSecureCoding {
         let snapshot = takeSnapshot()
         do {
             let settings = try codec.encodedSettings(snapshot)
-            coder.encode(_StoredValue.dictionary(settings).foundationObject, forKey: Self.codingSettingsKey)
+            coder.encode(StoredValue.dictionary(settings).foundationObject, forKey: Self.codingSettingsKey)
         } catch {
             // `encode(with:)` cannot throw, and `failWithError` traps in corelibs' archivers: the
             // archive holds no settings (it decodes to developer defaults) and the error is logged.

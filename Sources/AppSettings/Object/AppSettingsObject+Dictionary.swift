@@ -50,9 +50,9 @@ extension AppSettingsObject {
     /// Converts `dictionary` to stored values and walks the settings with them, throwing at the
     /// first value that does not fit, named with the type it has in `dictionary`.
     private func assignStrictly(_ dictionary: [String: Any]) throws {
-        var entries: [String: _StoredValue] = [:]
+        var entries: [String: StoredValue] = [:]
         for (name, value) in dictionary {
-            guard let stored = _StoredValue(propertyListValue: value) else {
+            guard let stored = StoredValue(propertyListValue: value) else {
                 // Not a property-list value at all: no setting can take it.
                 guard let slot = slots.first(where: { !$0.isConstant && $0.name == name }) else { continue }
                 throw AppSettingsError.invalidDictionaryValue(

@@ -97,13 +97,13 @@ extension AppSettingsObject {
     /// object's settings, by their declared types; nested settings objects are read in place.
     /// Throws naming the first entry, in sorted order, that names no setting or does not fit.
     func storedEntries(
-        fromJSONForm entries: [String: _StoredValue],
+        fromJSONForm entries: [String: StoredValue],
         key: String,
         path: String = ""
-    ) throws -> [String: _StoredValue] {
+    ) throws -> [String: StoredValue] {
         var slotsByName: [String: AnySettingSlot] = [:]
         for slot in slots where !slot.isConstant { slotsByName[slot.name] = slot }
-        var result: [String: _StoredValue] = [:]
+        var result: [String: StoredValue] = [:]
         for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
             guard let slot = slotsByName[name] else {
                 throw AppSettingsError.unknownSetting(key: key, setting: path + name)
@@ -119,7 +119,7 @@ extension AppSettingsObject {
                     try nested.storedEntries(fromJSONForm: nestedEntries, key: key, path: path + name + "."))
                 continue
             }
-            let stored: _StoredValue
+            let stored: StoredValue
             do {
                 stored = try slot.storedValue(fromJSONForm: value)
             } catch {
@@ -137,8 +137,8 @@ extension AppSettingsObject {
     }
 
     /// The entry at a dotted setting path (`audio.volume`) of a document's nested objects.
-    private static func entry(atPath path: String, in entries: [String: _StoredValue]) -> _StoredValue? {
-        var current = _StoredValue.dictionary(entries)
+    private static func entry(atPath path: String, in entries: [String: StoredValue]) -> StoredValue? {
+        var current = StoredValue.dictionary(entries)
         for component in path.split(separator: ".") {
             guard case .dictionary(let values) = current, let value = values[String(component)] else { return nil }
             current = value

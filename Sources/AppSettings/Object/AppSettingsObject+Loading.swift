@@ -118,8 +118,8 @@ extension AppSettingsObject {
         in domain: any StorageDomain,
         path: String,
         problems: inout LoadProblems
-    ) -> [String: _StoredValue] {
-        var entries: [String: _StoredValue] = [:]
+    ) -> [String: StoredValue] {
+        var entries: [String: StoredValue] = [:]
         for slot in slots where !slot.isConstant {
             if let nested = slot.nestedObject {
                 let nestedEntries = nested.legacyEntries(in: domain, path: path + slot.name + ".", problems: &problems)
@@ -127,7 +127,7 @@ extension AppSettingsObject {
                 continue
             }
             guard let key = slot.legacyKey, let value = domain.storedObject(forKey: key) else { continue }
-            guard let stored = _StoredValue(propertyListValue: value) else {
+            guard let stored = StoredValue(propertyListValue: value) else {
                 problems.append(
                     setting: path + slot.name,
                     reason: "the legacy key '\(key)' holds \(foundTypeName(of: value)), expected \(slot.valueTypeName)")
@@ -198,10 +198,10 @@ extension AppSettingsObject {
     /// `problem` is called for each value that does not fit; a throwing `problem` stops the walk
     /// (``update(from:)`` is all or nothing and discards the object it was filling).
     func fill(
-        fromStored entries: [String: _StoredValue],
+        fromStored entries: [String: StoredValue],
         path: String = "",
         problem: (SettingProblem) throws -> Void
-    ) rethrows -> [String: _StoredValue] {
+    ) rethrows -> [String: StoredValue] {
         var unknown = entries
         // Converted and validated outside the lock (`validate` is the app's code), then stored
         // under it in one go: this object is unpublished, so nothing is compared or announced.
@@ -233,7 +233,7 @@ extension AppSettingsObject {
                 let result = try slot.decode(stored)
                 decoded.append((slot, result.value))
                 if result.repaired { repaired.append(slot.index) }
-            } catch let mismatch as _StoredValueMismatch {
+            } catch let mismatch as StoredValueMismatch {
                 try problem(
                     SettingProblem(
                         setting: path + slot.name, expected: slot.valueTypeName,
@@ -253,7 +253,7 @@ extension AppSettingsObject {
 
 }
 
-extension _StoredValue {
+extension StoredValue {
     /// The form handed to `migrate(_:fromSchemaVersion:)`: property-list values, `nil` as `NSNull`.
     var migrationValue: Any {
         switch self {

@@ -20,7 +20,7 @@ extension AppSettingsObject {
         /// The archive written.
         var data: Data { stored.data ?? Data() }
         /// What was written, as value trees by stored name: the base of the next merge.
-        var settings: [String: _StoredValue] { stored.values }
+        var settings: [String: StoredValue] { stored.values }
         /// An unpublished copy holding the merged values, when settings came from the store.
         var merged: AppSettingsObject?
         /// Settings changed here and in the store since the base, with different values: this
@@ -62,11 +62,11 @@ extension AppSettingsObject {
 
     private func merged(
         _ snapshot: Snapshot,
-        with entries: [String: _StoredValue],
+        with entries: [String: StoredValue],
         storedSettings: SettingsCodec.StoredSettings,
         bytes: Data
     ) throws -> SettingsStore.Write<WriteDecision> {
-        var fromStore: [String: _StoredValue] = [:]
+        var fromStore: [String: StoredValue] = [:]
         var changedOnBothSides: [String] = []
         for slot in slots where !slot.isConstant {
             guard let theirs = entries[slot.name], theirs != snapshot.stored.values[slot.name] else { continue }

@@ -71,7 +71,7 @@ extension AppSettingsObject {
                     guard case .settingsChanged = change else { continue }
                     guard let root else { break }
                     let value = root[keyPath: keyPath]
-                    if !Value._isSameSettingValue(last, value) {
+                    if !Value.isSameSettingValue(last, value) {
                         last = value
                         continuation.yield(value)
                     }

@@ -39,7 +39,7 @@ extension AppSettingsKeyPathMembers {
         if let nested = current as? AppSettingsObject, let defaultNested = developerDefault as? AppSettingsObject {
             return nested.isEqual(defaultNested)
         }
-        return Value._isSameSettingValue(current, developerDefault)
+        return Value.isSameSettingValue(current, developerDefault)
     }
 
     /// A scratch object of this class holding the developer defaults (the override's included).

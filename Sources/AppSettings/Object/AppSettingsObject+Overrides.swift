@@ -31,7 +31,7 @@ private struct OverrideCandidate {
     var source: SettingSource
     var origin: String
     var text: String
-    var value: _StoredValue
+    var value: StoredValue
 }
 
 extension AppSettingsObject {
@@ -172,7 +172,7 @@ extension AppSettingsObject {
         let argumentPrefix = settingsKey.argumentKey(path: "")
         let entries = sources.entries(for: settingsKey)
         let (arguments, environment) = (entries.arguments, entries.environment)
-        var managedEntries: [String: _StoredValue] = [:]
+        var managedEntries: [String: StoredValue] = [:]
         var managedOrigin = ""
         switch managed {
         case .none: break
@@ -194,7 +194,7 @@ extension AppSettingsObject {
                 ? "'\(path)' is a nested settings object: \(hint)" : "no setting is stored as '\(path)'"
             ignored.append(IgnoredOverride(setting: path, source: source, origin: origin, value: value, reason: reason))
         }
-        func addManaged(_ entries: [String: _StoredValue], prefix: String) {
+        func addManaged(_ entries: [String: StoredValue], prefix: String) {
             // `$`-names are the inspector's own (`$schemaVersion`): a dump pasted whole is fine.
             for (name, value) in entries.sorted(by: { $0.key < $1.key }) where !name.hasPrefix("$") {
                 let path = prefix + name
@@ -296,7 +296,7 @@ extension AppSettingsObject {
     }
 
     private static func overrideProblem(_ error: any Error) -> String {
-        if let mismatch = error as? _StoredValueMismatch {
+        if let mismatch = error as? StoredValueMismatch {
             return "expected \(mismatch.expected), found \(mismatch.found)"
         }
         return "\(error)"
@@ -313,7 +313,7 @@ private enum IgnoredOverrideLog {
     }
 }
 
-extension _StoredValue {
+extension StoredValue {
     /// A managed value as text, for ``IgnoredOverride/value``.
     var overrideDescription: String {
         if case .string(let text) = self { return text }

@@ -47,13 +47,13 @@ extension AppSettingsObject {
 
     /// The stored values in `data` as a load's codec reads them (the defensive reader, the
     /// migration), without applying them.
-    package func _decodedSettings(fromStoredBytes data: Data) -> [String: _StoredValue] {
+    package func _decodedSettings(fromStoredBytes data: Data) -> [String: StoredValue] {
         codec.readStoredSettings(data).entries ?? [:]
     }
 
     /// Puts `entries` into this unpublished object as a load does (each setting's conversion and
     /// `validate:`, then `checkAfterDecode()`); returns how many values did not fit.
-    package func _applyAsLoaded(_ entries: [String: _StoredValue]) -> Int {
+    package func _applyAsLoaded(_ entries: [String: StoredValue]) -> Int {
         precondition(!isPublished, "only an object nobody else sees is filled as a load fills it")
         var problems = 0
         _ = fill(fromStored: entries) { _ in problems += 1 }

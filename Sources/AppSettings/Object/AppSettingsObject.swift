@@ -127,7 +127,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         attachSlots()
         resetToDeveloperDefaults()
         let decoded = coder.decodeObject(of: ArchiveFormat.foundationClasses, forKey: Self.codingSettingsKey)
-        if let decoded, case .dictionary(let entries)? = _StoredValue(propertyListValue: decoded) {
+        if let decoded, case .dictionary(let entries)? = StoredValue(propertyListValue: decoded) {
             var problems = LoadProblems()
             let unknown = fill(fromStored: entries) { problems.append($0) }
             _state.withLock { state in

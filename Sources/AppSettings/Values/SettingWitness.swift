@@ -142,7 +142,7 @@ extension SettingValue {
     }
 
     /// Whether two values are the same setting value.
-    static func _isSameSettingValue(_ lhs: Self, _ rhs: Self) -> Bool {
+    static func isSameSettingValue(_ lhs: Self, _ rhs: Self) -> Bool {
         settingWitness.isSame(lhs, rhs)
     }
 

@@ -251,11 +251,6 @@ extension StoredValue {
     }
 }
 
-// The names these two had while they were public (underscored), still used by the object's files
-// (`Object/`); new code uses `StoredValue` and `StoredValueMismatch`.
-package typealias _StoredValue = StoredValue
-package typealias _StoredValueMismatch = StoredValueMismatch
-
 extension StoredValue {
     /// `entries` with `value` at `path`, a setting's name and those of the nested settings objects
     /// (dictionaries) above it. A dictionary missing on the way is made when

@@ -9,7 +9,6 @@ struct BinaryPropertyListWriter {
     typealias Object = BinaryPropertyListObject
 
     private enum ScalarKey: Hashable {
-        case bool(Bool)
         case integer(Int64)
         case unsignedInteger(UInt64)
         case float(UInt32)
@@ -20,6 +19,11 @@ struct BinaryPropertyListWriter {
 
     private(set) var objects: [Object] = []
     private var uniqued: [ScalarKey: Int] = [:]
+    // UIDs (an archive's references, small and dense) and Booleans are uniqued without hashing:
+    // an archive adds a UID for every reference, and hashing was most of the writer's time.
+    /// The index of the UID object of each value (`-1`: none yet).
+    private var uidIndices: [Int] = []
+    private var boolIndices: (false: Int, true: Int) = (-1, -1)
 
     init(capacity: Int = 64) {
         objects.reserveCapacity(capacity)
@@ -30,13 +34,27 @@ struct BinaryPropertyListWriter {
     mutating func add(_ object: Object) -> Int {
         let key: ScalarKey?
         switch object {
-        case .bool(let value): key = .bool(value)
+        case .bool(let value):
+            let known = value ? boolIndices.true : boolIndices.false
+            if known >= 0 { return known }
+            objects.append(object)
+            if value { boolIndices.true = objects.count - 1 } else { boolIndices.false = objects.count - 1 }
+            return objects.count - 1
+        case .uid(let value) where value < 1 << 20:
+            let slot = Int(value)
+            if slot < uidIndices.count, uidIndices[slot] >= 0 { return uidIndices[slot] }
+            if slot >= uidIndices.count {
+                uidIndices.append(contentsOf: repeatElement(-1, count: slot + 1 - uidIndices.count))
+            }
+            objects.append(object)
+            uidIndices[slot] = objects.count - 1
+            return objects.count - 1
+        case .uid(let value): key = .uid(value)  // beyond the table: hashed
         case .integer(let value): key = .integer(value)
         case .unsignedInteger(let value): key = .unsignedInteger(value)
         case .float(let value): key = .float(value.bitPattern)
         case .double(let value): key = .double(value.bitPattern)
         case .string(let value): key = .string(value)
-        case .uid(let value): key = .uid(value)
         case .date, .data, .array, .set, .dictionary: key = nil
         }
         if let key, let index = uniqued[key] { return index }

@@ -139,7 +139,9 @@
         }
 
         func readRecoveryCopy(forKey key: String) throws -> Data? { nil }
-        func writeFlushingRecoveryCopy(_ data: Data, forKey key: String, _ write: () throws -> Void) throws {
+        func writeFlushingRecoveryCopy(
+            _ data: Data, forKey key: String, replacing previous: Any?, _ write: () throws -> Void
+        ) throws {
             try write()
         }
         func removeRecoveryCopy(forKey key: String) throws {}

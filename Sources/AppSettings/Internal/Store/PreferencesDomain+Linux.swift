@@ -163,10 +163,9 @@
         /// value in memory and on disk, the copy's slot or file), so that both still hold the set
         /// stored before, and the error says so; when that cannot be done either, the error says
         /// which file holds which set.
-        func writeFlushingRecoveryCopy(_ data: Data, forKey key: String, _ write: () throws -> Void) throws {
-            // The domain's own value (not one further along the search list), as `restore` puts it back.
-            let previous = CFPreferencesCopyValue(
-                cfString(key), location.applicationName, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
+        func writeFlushingRecoveryCopy(
+            _ data: Data, forKey key: String, replacing previous: Any?, _ write: () throws -> Void
+        ) throws {
             let copy = RecoveryCopyWrite(location: location, key: key, data: data)
             let domainResult = Result { try write() }
             let copyResult = copy.wait()

@@ -140,11 +140,16 @@ struct SettingsStore: @unchecked Sendable {
         backingUp backup: PreferencesValue?,
         willWrite: (() -> Void)?
     ) throws -> String? {
-        // What the domain holds besides this key, and this key's backups, oldest first.
+        // What the domain holds under this key (put back if the write fails), besides it, and this
+        // key's backups, oldest first.
+        var previous: Any?
         var otherByteCount = 0
         var backups: [(key: String, stamp: Int64, byteCount: Int)] = []
         domain.forEachStoredValue { storedKey, value in
-            guard storedKey != key else { return }
+            guard storedKey != key else {
+                previous = value
+                return
+            }
             let byteCount = storedKey.utf8.count + Self.estimatedByteCount(of: value)
             otherByteCount += byteCount
             if let stamp = SettingsKey(storedKey: key).backupStamp(of: storedKey) {
@@ -173,7 +178,7 @@ struct SettingsStore: @unchecked Sendable {
             }
         }
         StoreWatcher.recordOwnWrite(writeID)
-        try domain.writeFlushingRecoveryCopy(data, forKey: key) {
+        try domain.writeFlushingRecoveryCopy(data, forKey: key, replacing: previous) {
             domain.setData(data, forKey: key)
             guard domain.synchronize() else {
                 throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)

@@ -38,8 +38,10 @@ protocol StorageDomain {
 
     /// The copy used when the domain lost `key` (Linux), or `nil`.
     func readRecoveryCopy(forKey key: String) throws -> Data?
-    /// Runs `write` (which sets and flushes the domain) and writes the recovery copy of `data`.
-    func writeFlushingRecoveryCopy(_ data: Data, forKey key: String, _ write: () throws -> Void) throws
+    /// Runs `write` (which sets and flushes the domain) and writes the recovery copy of `data`;
+    /// `previous` is what the domain held under `key` (`nil`: nothing), put back if the write fails.
+    func writeFlushingRecoveryCopy(
+        _ data: Data, forKey key: String, replacing previous: Any?, _ write: () throws -> Void) throws
     func removeRecoveryCopy(forKey key: String) throws
 
     /// The file that holds the domain, where the library can know it.

@@ -16,7 +16,7 @@ extension StoredSets {
     package static func edit(
         userDefaults: UserDefaults,
         key: String,
-        _ change: (inout [String: _StoredValue], _ schemaVersion: Int?) throws -> Void
+        _ change: (inout [String: StoredValue], _ schemaVersion: Int?) throws -> Void
     ) throws(AppSettingsError) {
         try StoreNames.check(key: key)
         let store = SettingsStore(userDefaults: userDefaults, key: key)
@@ -78,8 +78,8 @@ extension StoredSets {
     /// Refuses, naming the setting, the range or the choices, a changed value the set's schema
     /// does not allow (its JSON form checked: what `update(fromJSON:)` in the app would refuse).
     private static func check(
-        _ entries: [String: _StoredValue],
-        changedFrom stored: [String: _StoredValue],
+        _ entries: [String: StoredValue],
+        changedFrom stored: [String: StoredValue],
         against schema: StoredSchema
     ) throws(AppSettingsError) {
         for (name, value) in entries.sorted(by: { $0.key < $1.key }) where stored[name] != value {

@@ -14,7 +14,7 @@ package enum StoredSets {
     // MARK: JSON
 
     /// A stored value as `JSONSerialization` writes it (see `JSONForm`).
-    package static func jsonValue(_ value: _StoredValue) -> Any { JSONForm.jsonValue(value) }
+    package static func jsonValue(_ value: StoredValue) -> Any { JSONForm.jsonValue(value) }
 
     /// JSON text of a document: pretty printed, keys sorted, ending with a newline.
     package static func jsonText(_ object: [String: Any]) throws -> Data { try JSONForm.documentData(object) }
@@ -23,22 +23,22 @@ package enum StoredSets {
     package static func jsonDocument(
         from data: Data,
         key: String
-    ) throws(AppSettingsError) -> (schemaVersion: Int?, entries: [String: _StoredValue]) {
+    ) throws(AppSettingsError) -> (schemaVersion: Int?, entries: [String: StoredValue]) {
         let document = try JSONForm.document(from: data, key: key)
         return (document.schemaVersion, document.entries)
     }
 
     /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
-    package static func storedValue(fromJSON value: Any) -> _StoredValue? { JSONForm.storedValue(fromJSON: value) }
+    package static func storedValue(fromJSON value: Any) -> StoredValue? { JSONForm.storedValue(fromJSON: value) }
 
     /// `value` typed like `template`, the value stored for the same setting (see `JSONForm`);
-    /// throws `_StoredValueMismatch`.
+    /// throws `StoredValueMismatch`.
     package static func storedValue(
-        _ value: _StoredValue,
-        like template: _StoredValue,
+        _ value: StoredValue,
+        like template: StoredValue,
         merging: Bool,
         strict: Bool
-    ) throws -> _StoredValue {
+    ) throws -> StoredValue {
         try JSONForm.storedValue(value, like: template, merging: merging, strict: strict)
     }
 

@@ -12,7 +12,7 @@ extension SettingsCodec {
         /// The schema version the set was stored with; `nil` for an archive without one.
         package var schemaVersion: Int64?
         /// Each readable setting's value, by stored name.
-        package var values: [String: _StoredValue] = [:]
+        package var values: [String: StoredValue] = [:]
         /// The settings whose values could not be read (missing from `values`), and why.
         package var unreadable: [(name: String, reason: String)] = []
         /// The `$schema` text, when the set carries one (see `StoredSchema`); read only on request.
@@ -45,7 +45,7 @@ extension SettingsCodec {
     /// synced settings kept, `schema` as its `$schema`, and a new random write ID, returned with it.
     package static func archive(
         _ set: StoredSet,
-        replacingValuesWith values: [String: _StoredValue],
+        replacingValuesWith values: [String: StoredValue],
         schema: String?
     ) -> (data: Data, writeID: Int64) {
         let writeID = Int64.random(in: 1...Int64.max)

@@ -13,7 +13,7 @@ package struct SettingsCodec {
     /// A snapshot encoded as value trees by stored name: the declared settings plus the
     /// carried-over unknown ones. What the archive writer and `hash` take.
     /// Without `includingUnknown`, only the declared settings (a JSON document of this class).
-    func encodedSettings(_ snapshot: Snapshot, includingUnknown: Bool = true) throws -> [String: _StoredValue] {
+    func encodedSettings(_ snapshot: Snapshot, includingUnknown: Bool = true) throws -> [String: StoredValue] {
         var settings = includingUnknown ? snapshot.stored.unknownValues : [:]
         for slot in object.slots where !slot.isConstant {
             if let nested = snapshot.nested[slot.index] {
@@ -41,7 +41,7 @@ package struct SettingsCodec {
     /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
     /// unless one is given; without `includingSchema`, no `$schema` (as versions before it wrote).
     func archive(
-        _ settings: [String: _StoredValue],
+        _ settings: [String: StoredValue],
         schemaVersion: Int,
         writeID: Int64 = .random(in: 1...Int64.max),
         cloud: CloudRecord? = nil,
@@ -59,7 +59,7 @@ package struct SettingsCodec {
     /// schema version: the load path up to `fill(fromStored:)`, shared by a load and a merge.
     struct StoredSettings {
         /// `nil` when the archive cannot be read at all.
-        var entries: [String: _StoredValue]?
+        var entries: [String: StoredValue]?
         /// The schema version of `entries` (this class's after a migration).
         var schemaVersion: Int?
         /// Settings whose stored values could not be read; they are missing from `entries`.
@@ -73,7 +73,7 @@ package struct SettingsCodec {
     func readStoredSettings(_ data: Data) -> StoredSettings {
         let key = object.userDefaultsKey
         var result = StoredSettings()
-        var entries: [String: _StoredValue] = [:]
+        var entries: [String: StoredValue] = [:]
         do {
             let set = try Self.readStoredSet(data)
             result.schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
@@ -103,12 +103,12 @@ package struct SettingsCodec {
     }
 
     /// `entries` after the class's `migrate(_:fromSchemaVersion:)`, back in stored form.
-    func migrated(_ entries: [String: _StoredValue], from version: Int) throws -> [String: _StoredValue] {
+    func migrated(_ entries: [String: StoredValue], from version: Int) throws -> [String: StoredValue] {
         var values = entries.mapValues { $0.migrationValue }
         try object.migrate(&values, fromSchemaVersion: version)
-        var result: [String: _StoredValue] = [:]
+        var result: [String: StoredValue] = [:]
         for (name, value) in values {
-            guard let stored = _StoredValue(propertyListValue: value) else {
+            guard let stored = StoredValue(propertyListValue: value) else {
                 throw AppSettingsError.migrationFailed(
                     key: object.userDefaultsKey,
                     fromSchemaVersion: version,

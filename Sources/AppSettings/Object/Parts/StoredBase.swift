@@ -6,9 +6,9 @@ struct StoredBase {
     /// The stored bytes (while they are still what is stored, nobody else wrote since).
     var data: Data?
     /// The same set as value trees by stored name.
-    var values: [String: _StoredValue] = [:]
+    var values: [String: StoredValue] = [:]
     /// Stored values of settings this class does not declare: carried over on every save.
-    var unknownValues: [String: _StoredValue] = [:]
+    var unknownValues: [String: StoredValue] = [:]
     /// The schema version the set was stored with (after a migration, the class's).
     var schemaVersion: Int?
     /// What was stored when a load could not use all of it: backed up before it is replaced.

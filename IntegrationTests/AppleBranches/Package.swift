@@ -62,11 +62,13 @@ let package = Package(
                 // of that package's).
                 "TypeNameTests.swift",
                 // Hostile files, links and processes against the Linux store's own files.
-                "HostileMachineTests.swift",
+                "HostileMachineTests.swift", "HostileMachineTests+Waits.swift", "HostileMachineTests+Reads.swift",
+                "HostileMachineTests+Names.swift", "HostileMachineTests+FailedSaves.swift",
                 // Compiled out (`#if os(Linux) && !APPLE_STAND_INS`), for the same reason: in
-                // DataSafetyTests, the four tests of the Linux domain file, recovery copy and lock
-                // file; in OverrideTests, the half of `configurationDirectories` that reads
-                // `$XDG_CONFIG_DIRS` files (Apple platforms read the managed app configuration).
+                // DataSafetyTests+LinuxStore.swift, the tests of the Linux domain file, recovery copy
+                // and lock file; in OverrideTests+ManagedConfiguration.swift, the half of
+                // `configurationDirectories` that reads `$XDG_CONFIG_DIRS` files (Apple platforms read
+                // the managed app configuration).
             ],
             swiftSettings: [.define("APPLE_STAND_INS")]
         ),

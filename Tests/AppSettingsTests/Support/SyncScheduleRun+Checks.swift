@@ -1,0 +1,151 @@
+import AppSettingsTesting
+import Foundation
+
+@testable import AppSettings
+
+extension ScheduleRun {
+    /// What each device shows now: what it has seen.
+    func sample() {
+        for device in devices {
+            if device.syncing && account(of: device) != nil { device.unboundRecord = false }
+            let current = account(of: device) ?? device.lastAccount
+            if current != device.knowledgeAccount {
+                device.knowledge = [:]
+                device.knowledgeAccount = current
+            }
+            for setting in 0..<5 {
+                let value = device.settings.identity(of: setting)
+                guard value.hasPrefix("w"), !value.hasSuffix("!big"), let id = Int(value.dropFirst()) else { continue }
+                device.knowledge[setting, default: []].insert(id)
+                device.knowledge[setting]?.formUnion(writes[id]?.knowledge ?? [])
+            }
+            let local = device.settings.local
+            if local != "default" && !local.hasPrefix("d\(device.index)-") {
+                violations.append("device \(device.index) shows another device's local value \(local)")
+            }
+        }
+    }
+
+    /// Everything delivered: devices back online, signed in, syncing, saved, and told.
+    func settle() {
+        for device in devices {
+            cloud.setOnline(true, for: device.store)
+            if account(of: device) == nil { cloud.signIn(device.store, to: accounts[device.lastAccount ?? 0]) }
+            if !device.syncing {
+                abandonIfAccountChanged(device)
+                perform { try device.settings.startSyncing(with: device.counting) }
+                device.syncing = true
+            }
+        }
+        // Rounds until a round moves nothing (at most 4): the app saving, iCloud moving
+        // everything, each app returning to the foreground.
+        for _ in 0..<4 {
+            let before = devices.map { device in (0..<5).map { device.settings.identity(of: $0) } }
+            let writesBefore = devices.map { $0.counting.writes.withLock { $0 } }
+            for device in devices { save(device) }
+            cloud.deliverChanges()
+            for device in devices { perform { try device.settings.refreshFromCloud() } }
+            cloud.deliverChanges()
+            sample()
+            let after = devices.map { device in (0..<5).map { device.settings.identity(of: $0) } }
+            if after == before && devices.map({ $0.counting.writes.withLock { $0 } }) == writesBefore { break }
+        }
+    }
+
+    func check() {
+        if !cloud.runtimeErrors.isEmpty { violations.append("runtime errors: \(cloud.runtimeErrors)") }
+        for device in devices {
+            // A fresh object shows what the live one shows.
+            let fresh = ScheduleSettings(userDefaults: device.suite.another())
+            for setting in 0..<5 where fresh.identity(of: setting) != device.settings.identity(of: setting) {
+                violations.append(
+                    "device \(device.index): a fresh object shows \(ScheduleSettings.syncedNames[setting]) = "
+                        + "\(fresh.identity(of: setting)), the live one \(device.settings.identity(of: setting))")
+            }
+            if fresh.local != device.settings.local { violations.append("device \(device.index): local differs") }
+        }
+        for (accountIndex, account) in accounts.enumerated() {
+            let members = devices.filter { self.account(of: $0) == accountIndex }
+            let server = cloud.serverValues(of: account)
+            for key in server.keys
+            where !key.hasPrefix("AppSettings.ScheduleSettings.")
+                || ScheduleSettings.syncedNames.allSatisfy({ key != "AppSettings.ScheduleSettings.\($0)" })
+            {
+                violations.append("account \(accountIndex): the cloud holds \(key), not a synced setting")
+            }
+            for setting in 0..<5 {
+                let name = ScheduleSettings.syncedNames[setting]
+                let cloudValue = server["AppSettings.ScheduleSettings.\(name)"].map { value -> String in
+                    guard let envelope = value as? [String: Any], envelope["$version"] != nil else { return "raw" }
+                    return ScheduleSettings.identity(ofCloud: envelope["$value"], setting: setting)
+                }
+                if let cloudValue { checkBelongs(cloudValue, setting: setting, account: accountIndex, to: "the cloud") }
+                let shown = members.map { $0.settings.identity(of: setting) }
+                for (device, value) in zip(members, shown) {
+                    checkBelongs(value, setting: setting, account: accountIndex, to: "device \(device.index)")
+                }
+                // Convergence (a device keeping an over-quota value of its own is left out: it is kept
+                // there and reported, never sent).
+                let comparable = shown.filter { !$0.hasSuffix("!big") }
+                if Set(comparable).count > 1 {
+                    violations.append("account \(accountIndex): devices disagree on \(name): \(shown)")
+                }
+                if let first = comparable.first, first != (cloudValue ?? "default") {
+                    violations.append(
+                        "account \(accountIndex): devices show \(name) = \(first), the cloud \(cloudValue ?? "nothing")"
+                    )
+                }
+                if let first = comparable.first { checkNotLost(final: first, setting: setting, account: accountIndex) }
+            }
+        }
+    }
+
+    private func checkBelongs(_ value: String, setting: Int, account: Int, to holder: String) {
+        let name = ScheduleSettings.syncedNames[setting]
+        if value.hasPrefix("invalid") {
+            violations.append("\(holder): \(name) holds \(value)")
+            return
+        }
+        guard value != "default" else { return }
+        if value.hasSuffix("!big") {
+            if holder == "the cloud" { violations.append("account \(account): the cloud holds an over-quota \(name)") }
+            return
+        }
+        guard let id = Int(value.dropFirst()), let write = writes[id], write.setting == setting else {
+            violations.append("\(holder): \(name) = \(value) was never written")
+            return
+        }
+        if !write.accounts.contains(account) {
+            violations.append(
+                "account \(account): \(holder) holds \(name) = \(value), written on account \(write.accounts.sorted())")
+        }
+    }
+
+    /// A saved write with no concurrent write on its account is the final value or known to it.
+    /// (A write its device may have abandoned by signing into another account is not required to
+    /// survive, but may still have landed: it counts as a possible concurrent write.)
+    private func checkNotLost(final: String, setting: Int, account: Int) {
+        let onAccount = writes.filter {
+            $0.value.setting == setting && $0.value.saved && $0.value.accounts.contains(account)
+                && !$0.value.value.hasSuffix("!big")
+        }
+        let finalWrites = onAccount.filter { $0.value.value == final }
+        var known = Set(finalWrites.keys)
+        for write in finalWrites.values { known.formUnion(write.knowledge) }
+        for (id, write) in onAccount where !known.contains(id) && !write.abandoned && write.accounts == [account] {
+            // A later write of its own setting that knew it (refused, or abandoned) replaced it.
+            if writes.contains(where: { $0.key != id && $0.value.setting == setting && $0.value.knowledge.contains(id) }
+            ) {
+                continue
+            }
+            let concurrent = onAccount.contains { other in
+                other.key != id && !write.knowledge.contains(other.key) && !other.value.knowledge.contains(id)
+            }
+            if !concurrent {
+                violations.append(
+                    "account \(account): \(ScheduleSettings.syncedNames[setting]) write w\(id) by device "
+                        + "\(write.device), which had seen every other write, was lost (devices show \(final))")
+            }
+        }
+    }
+}

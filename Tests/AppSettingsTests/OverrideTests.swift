@@ -120,58 +120,58 @@ struct OverrideTests {
         for (string, expected) in [
             ("YES", true), ("no", false), ("true", true), ("FALSE", false), ("1", true), ("0", false),
         ] {
-            #expect(try Bool._overrideValue(from: text(string)) == expected, "\(string)")
+            #expect(try Bool.overrideValue(from: text(string)) == expected, "\(string)")
         }
-        #expect(throws: StoredValueMismatch.self) { try Bool._overrideValue(from: text("maybe")) }
-        #expect(try Int._overrideValue(from: text(" -42 ")) == -42)
-        #expect(try UInt64._overrideValue(from: text("18446744073709551615")) == .max)
-        let tooLarge = #expect(throws: StoredValueMismatch.self) { try Int8._overrideValue(from: text("999")) }
+        #expect(throws: StoredValueMismatch.self) { try Bool.overrideValue(from: text("maybe")) }
+        #expect(try Int.overrideValue(from: text(" -42 ")) == -42)
+        #expect(try UInt64.overrideValue(from: text("18446744073709551615")) == .max)
+        let tooLarge = #expect(throws: StoredValueMismatch.self) { try Int8.overrideValue(from: text("999")) }
         #expect(tooLarge?.found.contains("out of the range of Int8") == true)
-        #expect(throws: StoredValueMismatch.self) { try Int._overrideValue(from: text("3.5")) }
-        #expect(try Float._overrideValue(from: text("0.25")) == 0.25)
-        #expect(throws: StoredValueMismatch.self) { try Float._overrideValue(from: text("1e50")) }
-        #expect(try Double._overrideValue(from: text("-1.5e3")) == -1500)
-        #expect(try String._overrideValue(from: text("(a, b)")) == "(a, b)")
+        #expect(throws: StoredValueMismatch.self) { try Int.overrideValue(from: text("3.5")) }
+        #expect(try Float.overrideValue(from: text("0.25")) == 0.25)
+        #expect(throws: StoredValueMismatch.self) { try Float.overrideValue(from: text("1e50")) }
+        #expect(try Double.overrideValue(from: text("-1.5e3")) == -1500)
+        #expect(try String.overrideValue(from: text("(a, b)")) == "(a, b)")
         #expect(
-            try Date._overrideValue(from: text("2026-11-30T10:00:00Z"))
+            try Date.overrideValue(from: text("2026-11-30T10:00:00Z"))
                 == Date(timeIntervalSince1970: 1_796_032_800))
         #expect(
-            try Date._overrideValue(from: text("2026-11-30T10:00:00.500+01:00"))
+            try Date.overrideValue(from: text("2026-11-30T10:00:00.500+01:00"))
                 == Date(timeIntervalSince1970: 1_796_029_200.5))
-        #expect(try Date._overrideValue(from: text("2026-11-30")) == Date(timeIntervalSince1970: 1_795_996_800))
+        #expect(try Date.overrideValue(from: text("2026-11-30")) == Date(timeIntervalSince1970: 1_795_996_800))
         // A launch argument's date is read as update(fromJSON:) reads one: what one refuses (a time
         // without a zone, a time without seconds, a lowercase form) the other refuses too, where
         // ISO8601DateFormatter took the date alone and dropped the time.
         for refused in ["2026-11-30T10:00:00", "2026-11-30T10:00Z", "2026-11-30t10:00:00z", "2026-11-30 10:00:00Z"] {
-            #expect(throws: (any Error).self, "\(refused)") { try Date._overrideValue(from: text(refused)) }
+            #expect(throws: (any Error).self, "\(refused)") { try Date.overrideValue(from: text(refused)) }
             #expect(JSONForm.date(fromText: refused) == nil, "\(refused)")
         }
         #expect(JSONForm.date(fromText: "2026-11-30") == Date(timeIntervalSince1970: 1_795_996_800))
-        #expect(try URL._overrideValue(from: text("myapp://x/y?z=1")).absoluteString == "myapp://x/y?z=1")
+        #expect(try URL.overrideValue(from: text("myapp://x/y?z=1")).absoluteString == "myapp://x/y?z=1")
         #expect(
-            try UUID._overrideValue(from: text("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+            try UUID.overrideValue(from: text("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
                 == UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
-        #expect(try Data._overrideValue(from: text("AQID")) == Data([1, 2, 3]))
-        #expect(try Data._overrideValue(from: text("<0102 03>")) == Data([1, 2, 3]))
-        #expect(try Theme._overrideValue(from: text("dark")) == .dark)
-        #expect(try Speed._overrideValue(from: text("2")) == .fast)
-        #expect(throws: StoredValueMismatch.self) { try Theme._overrideValue(from: text("purple")) }
-        #expect(try [String]._overrideValue(from: text("(a, \"b c\")")) == ["a", "b c"])
-        #expect(try [Int]._overrideValue(from: text("(1, 2)")) == [1, 2])
-        #expect(try [Int]._overrideValue(from: text("[1, 2]")) == [1, 2])
-        #expect(try Set<Int>._overrideValue(from: text("(3, 3, 4)")) == [3, 4])
-        #expect(try [String: Int]._overrideValue(from: text("{a = 1; b = 2;}")) == ["a": 1, "b": 2])
-        #expect(try [String: Int]._overrideValue(from: text(#"{"a": 1}"#)) == ["a": 1])
-        #expect(try [[Int]]._overrideValue(from: text("((1, 2), (3))")) == [[1, 2], [3]])
-        #expect(throws: StoredValueMismatch.self) { try [Int]._overrideValue(from: text("(1, x)")) }
-        #expect(throws: StoredValueMismatch.self) { try [Int]._overrideValue(from: text("1")) }
-        #expect(try Size._overrideValue(from: text("{width = 2.5; height = 3;}")) == Size(width: 2.5, height: 3))
-        #expect(try Size._overrideValue(from: text(#"{"width": 2.5, "height": 3}"#)) == Size(width: 2.5, height: 3))
-        #expect(try Int?._overrideValue(from: text("5")) == 5)
-        #expect(try Int?._overrideValue(from: .null) == nil)
+        #expect(try Data.overrideValue(from: text("AQID")) == Data([1, 2, 3]))
+        #expect(try Data.overrideValue(from: text("<0102 03>")) == Data([1, 2, 3]))
+        #expect(try Theme.overrideValue(from: text("dark")) == .dark)
+        #expect(try Speed.overrideValue(from: text("2")) == .fast)
+        #expect(throws: StoredValueMismatch.self) { try Theme.overrideValue(from: text("purple")) }
+        #expect(try [String].overrideValue(from: text("(a, \"b c\")")) == ["a", "b c"])
+        #expect(try [Int].overrideValue(from: text("(1, 2)")) == [1, 2])
+        #expect(try [Int].overrideValue(from: text("[1, 2]")) == [1, 2])
+        #expect(try Set<Int>.overrideValue(from: text("(3, 3, 4)")) == [3, 4])
+        #expect(try [String: Int].overrideValue(from: text("{a = 1; b = 2;}")) == ["a": 1, "b": 2])
+        #expect(try [String: Int].overrideValue(from: text(#"{"a": 1}"#)) == ["a": 1])
+        #expect(try [[Int]].overrideValue(from: text("((1, 2), (3))")) == [[1, 2], [3]])
+        #expect(throws: StoredValueMismatch.self) { try [Int].overrideValue(from: text("(1, x)")) }
+        #expect(throws: StoredValueMismatch.self) { try [Int].overrideValue(from: text("1")) }
+        #expect(try Size.overrideValue(from: text("{width = 2.5; height = 3;}")) == Size(width: 2.5, height: 3))
+        #expect(try Size.overrideValue(from: text(#"{"width": 2.5, "height": 3}"#)) == Size(width: 2.5, height: 3))
+        #expect(try Int?.overrideValue(from: text("5")) == 5)
+        #expect(try Int?.overrideValue(from: .null) == nil)
         // Managed values arrive typed (property lists, JSON): taken as they are.
-        #expect(try Float._overrideValue(from: .double(0.5)) == 0.5)
-        #expect(throws: StoredValueMismatch.self) { try Int8._overrideValue(from: .integer(999)) }
+        #expect(try Float.overrideValue(from: .double(0.5)) == 0.5)
+        #expect(throws: StoredValueMismatch.self) { try Int8.overrideValue(from: .integer(999)) }
     }
 }
 

@@ -33,13 +33,13 @@ struct SecureCodingTests {
             children: [Chain(name: "a"), leaf, Chain(name: "b", next: Chain(name: "c"))]
         )
         let data = try NSKeyedArchiver.archivedData(withRootObject: chain, requiringSecureCoding: true)
-        let decoded = try Chain._value(from: .data(data))
+        let decoded = try Chain.value(from: .data(data))
         #expect(decoded == chain)
         #expect(decoded.note == nil)
         // One archived object is one decoded object, as with NSKeyedUnarchiver.
         #expect(decoded.next === decoded.children[1])
         // And what the library stores, it reads back.
-        #expect(try Chain._value(from: Chain._storedValue(of: chain)) == chain)
+        #expect(try Chain.value(from: Chain.storedValue(of: chain)) == chain)
     }
 
     @Test func aFieldOfAnotherClassGivesTheDefaultAndAnError() {
@@ -69,7 +69,7 @@ struct SecureCodingTests {
         let data = Self.chainArchive { archive in
             archive.object(Self.chainClassName, ["name": .reference(archive.add(.string("only a name")))])
         }
-        let chain = try Chain._value(from: .data(data))
+        let chain = try Chain.value(from: .data(data))
         #expect(chain == Chain(name: "only a name"))
     }
 
@@ -77,7 +77,7 @@ struct SecureCodingTests {
         let data = Self.chainArchive { archive in
             archive.object(Self.chainClassName, ["note": .reference(archive.add(.string("no name")))])
         }
-        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain.value(from: .data(data)) }
     }
 
     @Test func primitivesOfAnotherTypeDecodeAsZero() throws {
@@ -89,7 +89,7 @@ struct SecureCodingTests {
                     "flag": .plain(.data(Data([1]))), "weight": .reference(archive.add(.double(3))),
                 ])
         }
-        let chain = try Chain._value(from: .data(data))
+        let chain = try Chain.value(from: .data(data))
         #expect(chain.count == 0)
         #expect(chain.flag == false)
         #expect(chain.weight == 0)
@@ -102,7 +102,7 @@ struct SecureCodingTests {
             return archive.object(
                 Self.chainClassName, ["name": .reference(archive.add(.string("x"))), "children": .reference(children)])
         }
-        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain.value(from: .data(data)) }
     }
 
     @Test(arguments: [1, 2, 3])
@@ -121,7 +121,7 @@ struct SecureCodingTests {
             }
             return uids[0]
         }
-        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain.value(from: .data(data)) }
     }
 
     @Test func aCycleThroughAnArrayIsRefused() {
@@ -132,7 +132,7 @@ struct SecureCodingTests {
                 Self.chainClassName, ["name": .reference(archive.add(.string("x"))), "children": .reference(children)],
                 at: rootUID)
         }
-        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain.value(from: .data(data)) }
     }
 
     private static func nestedChain(depth: Int) -> Data {
@@ -148,20 +148,20 @@ struct SecureCodingTests {
     }
 
     @Test func deepNestingIsRefused() throws {
-        let shallow = try Chain._value(from: .data(Self.nestedChain(depth: 30)))
+        let shallow = try Chain.value(from: .data(Self.nestedChain(depth: 30)))
         #expect(shallow.name == "29")
         #expect(throws: StoredValueMismatch.self) {
-            try Chain._value(from: .data(Self.nestedChain(depth: ArchiveFormat.maximumDepth + 2)))
+            try Chain.value(from: .data(Self.nestedChain(depth: ArchiveFormat.maximumDepth + 2)))
         }
-        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(Self.nestedChain(depth: 10_000))) }
+        #expect(throws: StoredValueMismatch.self) { try Chain.value(from: .data(Self.nestedChain(depth: 10_000))) }
     }
 
     @Test func aRootOfAnotherClassIsAMismatch() throws {
         let data = try NSKeyedArchiver.archivedData(withRootObject: Tag(name: "x"), requiringSecureCoding: true)
-        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain.value(from: .data(data)) }
         let string = try NSKeyedArchiver.archivedData(
             withRootObject: NSString(string: "x"), requiringSecureCoding: true)
-        #expect(throws: StoredValueMismatch.self) { try Chain._value(from: .data(string)) }
+        #expect(throws: StoredValueMismatch.self) { try Chain.value(from: .data(string)) }
     }
 
     @Test func subclassesSupportSecureCodingWithOrWithoutTheOverride() throws {
@@ -198,19 +198,19 @@ struct SecureCodingTests {
     }
 
     @Test func aHandMadeArchiveDecodesThroughEachEntryPoint() throws {
-        let gauge = try Gauge._value(from: .data(Self.gaugeArchive(bytes: .plain(.data(Data([9, 8]))))))
+        let gauge = try Gauge.value(from: .data(Self.gaugeArchive(bytes: .plain(.data(Data([9, 8]))))))
         #expect(gauge == Gauge(bytes: Data([9, 8]), cInt: 1, int32: 2, int64: 3, float: 4, label: "hand-made"))
     }
 
     @Test func aBytesFieldOfAnotherTypeIsAMismatch() {
         let data = Self.gaugeArchive(bytes: .plain(.string("not bytes")))
-        #expect(throws: StoredValueMismatch.self) { try Gauge._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Gauge.value(from: .data(data)) }
     }
 
     @Test func anUnkeyedRequestFailsTheValueWithoutStoppingTheProcess() {
         let data = Self.gaugeArchive(bytes: .plain(.data(Data())), unkeyed: true)
         #expect(throws: ArchiveFormatError.self) { try SecureArchiveDecoder.decodeRoot(Gauge.self, from: data) }
-        #expect(throws: StoredValueMismatch.self) { try Gauge._value(from: .data(data)) }
+        #expect(throws: StoredValueMismatch.self) { try Gauge.value(from: .data(data)) }
     }
 
     @Test func arraysAndDictionariesOfRequestedClassesDecode() throws {

@@ -155,11 +155,11 @@ struct SettingRepresentationTests {
     let suite = TemporarySuite.forSettings()
 
     @Test func aRawValueTypeIsStoredByItsRawValueEvenWhenCodable() throws {
-        #expect(try Theme._storedValue(of: .dark) == .string("dark"))
+        #expect(try Theme.storedValue(of: .dark) == .string("dark"))
         // Its Codable form would be a dictionary; the raw value wins, as before.
-        #expect(try CountryCode._storedValue(of: CountryCode(rawValue: "DE")) == .string("DE"))
-        #expect(try Speed._storedValue(of: .fast) == .integer(2))
-        #expect(try Theme._value(from: .string("system")) == .system)
+        #expect(try CountryCode.storedValue(of: CountryCode(rawValue: "DE")) == .string("DE"))
+        #expect(try Speed.storedValue(of: .fast) == .integer(2))
+        #expect(try Theme.value(from: .string("system")) == .system)
         // The schema of a CaseIterable raw-value type lists its cases.
         #expect(Theme.settingSchemaNode == .choices(.string, [.string("light"), .string("dark"), .string("system")]))
         #expect(CountryCode.settingSchemaNode == .string)
@@ -167,12 +167,12 @@ struct SettingRepresentationTests {
 
     @Test func aCodableTypeIsStoredByItsPropertyListForm() throws {
         #expect(
-            try WindowFrame._storedValue(of: WindowFrame(x: 1, y: 2, title: "t"))
+            try WindowFrame.storedValue(of: WindowFrame(x: 1, y: 2, title: "t"))
                 == .dictionary(["x": .double(1), "y": .double(2), "title": .string("t")]))
         // Chosen explicitly for a type that is RawRepresentable too.
         #expect(
-            try CodedCountry._storedValue(of: CodedCountry(rawValue: "IT")) == .dictionary(["code": .string("IT")]))
-        #expect(try CodedCountry._value(from: .dictionary(["code": .string("IT")])) == CodedCountry(rawValue: "IT"))
+            try CodedCountry.storedValue(of: CodedCountry(rawValue: "IT")) == .dictionary(["code": .string("IT")]))
+        #expect(try CodedCountry.value(from: .dictionary(["code": .string("IT")])) == CodedCountry(rawValue: "IT"))
     }
 
     @Test func anEquatableTypeComparesWithEqualityAndOthersByStoredForm() {
@@ -186,11 +186,11 @@ struct SettingRepresentationTests {
     }
 
     @Test func aSecureCodingClassIsStoredAsANestedArchive() throws {
-        guard case .data(let archive) = try Tag._storedValue(of: Tag(name: "n")) else {
+        guard case .data(let archive) = try Tag.storedValue(of: Tag(name: "n")) else {
             Issue.record("a secure-coding value is stored as data")
             return
         }
-        #expect(try Tag._value(from: .data(archive)).name == "n")
+        #expect(try Tag.value(from: .data(archive)).name == "n")
         #expect(Tag.settingSchemaNode == .data)
     }
 
@@ -217,12 +217,12 @@ struct SettingRepresentationTests {
     }
 
     @Test func aConvertedTypeIsStoredAsItsStoredType() throws {
-        #expect(try HexColor._storedValue(of: HexColor(red: 255, green: 136, blue: 0)) == .string("#ff8800"))
+        #expect(try HexColor.storedValue(of: HexColor(red: 255, green: 136, blue: 0)) == .string("#ff8800"))
         #expect(HexColor.settingSchemaNode == .string)
         // JSON and overrides read the stored type's form, then the conversion.
-        #expect(try HexColor._storedValue(fromJSONForm: .string("#000001")) == .string("#000001"))
-        #expect(try HexColor._overrideValue(from: .string("#0a0b0c")) == HexColor(red: 10, green: 11, blue: 12))
-        #expect(throws: StoredValueMismatch.self) { try HexColor._overrideValue(from: .string("teal")) }
+        #expect(try HexColor.storedValue(fromJSONForm: .string("#000001")) == .string("#000001"))
+        #expect(try HexColor.overrideValue(from: .string("#0a0b0c")) == HexColor(red: 10, green: 11, blue: 12))
+        #expect(throws: StoredValueMismatch.self) { try HexColor.overrideValue(from: .string("teal")) }
 
         // What the text class stored is read as a color.
         let text = RepresentationSettingsAsText(userDefaults: suite.userDefaults)

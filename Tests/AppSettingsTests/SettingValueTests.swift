@@ -267,14 +267,14 @@ struct SettingValueTests {
     }
 
     @Test func storedNumbersConvertOnlyWhenTheyFit() throws {
-        #expect(try Int8._value(from: .integer(127)) == 127)
-        #expect(throws: StoredValueMismatch.self) { try Int8._value(from: .integer(128)) }
-        #expect(throws: StoredValueMismatch.self) { try UInt._value(from: .integer(-1)) }
-        #expect(try Int._value(from: .double(3)) == 3)
-        #expect(throws: StoredValueMismatch.self) { try Int._value(from: .double(3.5)) }
-        #expect(try Double._value(from: .integer(2)) == 2)
-        #expect(throws: StoredValueMismatch.self) { try Bool._value(from: .integer(2)) }
-        #expect(throws: StoredValueMismatch.self) { try String._value(from: .integer(2)) }
-        #expect(throws: StoredValueMismatch.self) { try Theme._value(from: .string("purple")) }
+        #expect(try Int8.value(from: .integer(127)) == 127)
+        #expect(throws: StoredValueMismatch.self) { try Int8.value(from: .integer(128)) }
+        #expect(throws: StoredValueMismatch.self) { try UInt.value(from: .integer(-1)) }
+        #expect(try Int.value(from: .double(3)) == 3)
+        #expect(throws: StoredValueMismatch.self) { try Int.value(from: .double(3.5)) }
+        #expect(try Double.value(from: .integer(2)) == 2)
+        #expect(throws: StoredValueMismatch.self) { try Bool.value(from: .integer(2)) }
+        #expect(throws: StoredValueMismatch.self) { try String.value(from: .integer(2)) }
+        #expect(throws: StoredValueMismatch.self) { try Theme.value(from: .string("purple")) }
     }
 }

@@ -128,16 +128,16 @@ extension SettingValue {
         SettingWitness<Self>.resolving(settingRepresentation)
     }
 
-    // The conversions by the names the internals and the tests call them (they were the
-    // protocol's underscored requirements); each resolves the witness, so hot paths use a slot's.
+    // The conversions by the type's name (`Int.value(from:)`), for the tests and the few places
+    // without a slot; each resolves the witness, so hot paths use a slot's.
 
     /// Converts a value to its stored form.
-    static func _storedValue(of value: Self) throws -> StoredValue {
+    static func storedValue(of value: Self) throws -> StoredValue {
         try settingWitness.storedValue(of: value)
     }
 
     /// Reads a value back from its stored form; throws ``StoredValueMismatch`` if it does not fit.
-    static func _value(from stored: StoredValue) throws -> Self {
+    static func value(from stored: StoredValue) throws -> Self {
         try settingWitness.value(from: stored)
     }
 
@@ -147,12 +147,12 @@ extension SettingValue {
     }
 
     /// Reads a value of this type's JSON form into its stored form.
-    static func _storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+    static func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
         try settingWitness.storedValue(fromJSONForm: value)
     }
 
     /// Reads the value of an override.
-    static func _overrideValue(from stored: StoredValue) throws -> Self {
+    static func overrideValue(from stored: StoredValue) throws -> Self {
         try settingWitness.overrideValue(from: stored)
     }
 

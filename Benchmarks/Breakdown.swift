@@ -105,6 +105,7 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
     addSumOfSteps(load, prefixes: ["1 ", "2 ", "3 ", "4 ", "5 ", "6 "], count: count)
 
     let save = "save \(count) steps"
+    let copy = FlushedCopy()
     try table.measure(
         save,
         [
@@ -118,6 +119,16 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
             Contender(name: "AppSettings synchronizeToUserDefaults(), whole") {
                 settings.makeDirty()
                 return try nanoseconds { try settings.synchronizeToUserDefaults() }
+            },
+            Contender(name: "Codable path + a copy flushed alongside (a save's durability)") {
+                plain.makeDirty()
+                return try nanoseconds {
+                    let data = try encoder.encode(plain)
+                    copy.write(data) {
+                        plistSuite.defaults.set(data, forKey: plistKey)
+                        plistSuite.defaults.synchronize()
+                    }
+                }
             },
             Contender(name: "1 snapshot") {
                 settings.makeDirty()

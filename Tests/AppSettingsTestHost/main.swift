@@ -22,6 +22,10 @@
 //                                                           `load <error> <fields>`, `files <sizes and times>`,
 //                                                           `save <error>`, `files …`, `then <error> <fields>`
 //     AppSettingsTestHost parses - - <path>...               `<path> <yes|no>`: a property-list dictionary?
+//     AppSettingsTestHost own-domain <suite> <postfix> <other suite>   sets a key of <other suite>
+//                                                           without synchronizing it, then saves,
+//                                                           reverts and loads the set in <suite>:
+//                                                           `other domain written: <yes|no>`
 //     AppSettingsTestHost overrides <suite> <postfix> [assign]  JSON: the `OverrideSettings` as read,
 //                                                           each one's source, the ignored overrides and
 //                                                           what is stored; `assign` first sets soundLevel
@@ -280,6 +284,26 @@ case "parses":
         let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
         say("\(path) \(plist is [String: Any] ? "yes" : "no")")
     }
+
+case "own-domain":
+    // No other code of this process synchronizes anything meanwhile, as tests running alongside
+    // in the test process would (corelibs' `UserDefaults.synchronize()` writes every domain).
+    guard arguments.count > 4, let other = UserDefaults(suiteName: arguments[4]) else {
+        fail("own-domain needs another suite")
+    }
+    other.set("pending", forKey: "the app's own key")
+    let settings = HostSettings(userDefaults: userDefaults)
+    settings.setTriple(1)
+    synchronizeOrFail(settings)
+    settings.setTriple(2)
+    do { try settings.resetToUserDefaults() } catch { fail("reset: \(error)") }
+    _ = HostSettings(userDefaults: userDefaults)
+    let otherFile = (settings.domainFileURL?.deletingLastPathComponent().path ?? "") + "/" + arguments[4] + ".plist"
+    let written =
+        FileManager.default.contents(atPath: otherFile).map {
+            String(decoding: $0, as: UTF8.self).contains("pending")
+        } ?? false
+    say("other domain written: \(written ? "yes" : "no") counter=\(settings.counter)")
 
 case "fields-of":
     // One fresh load of each set: `<postfix> counter=<n> label=<s> values=<a,b,…> error=<yes|no>`.

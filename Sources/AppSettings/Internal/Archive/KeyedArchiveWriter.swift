@@ -9,9 +9,9 @@ struct KeyedArchiveWriter {
     private var plist = BinaryPropertyListWriter(capacity: 256)
     /// `$objects`: plist indices; a UID is a position here.
     private var archiveObjects: [Int] = []
-    /// Archive UIDs of objects already written, by plist index (scalars are uniqued by the plist);
-    /// `-1`: none. An array, not a dictionary: hashing was most of the writer's time.
-    private var uidOfPlistIndex: [Int] = []
+    /// Archive UIDs of objects already written, by plist index (scalars are uniqued by the plist).
+    /// A table, not a dictionary: hashing was most of the writer's time.
+    private var uidOfPlistIndex = DenseIndexTable()
     private var classUIDs: [String: UInt32] = [:]
     private var nullObjectUID: UInt32?
     private let classKey: Int
@@ -75,10 +75,7 @@ struct KeyedArchiveWriter {
     }
 
     private mutating func uid(ofPlistIndex index: Int) -> UInt32 {
-        if index < uidOfPlistIndex.count, uidOfPlistIndex[index] >= 0 { return UInt32(uidOfPlistIndex[index]) }
-        if index >= uidOfPlistIndex.count {
-            uidOfPlistIndex.append(contentsOf: repeatElement(-1, count: index + 1 - uidOfPlistIndex.count))
-        }
+        if let uid = uidOfPlistIndex[index] { return UInt32(uid) }
         let uid = UInt32(archiveObjects.count)
         archiveObjects.append(index)
         uidOfPlistIndex[index] = Int(uid)

@@ -21,9 +21,10 @@ struct BinaryPropertyListWriter {
     private var uniqued: [ScalarKey: Int] = [:]
     // UIDs (an archive's references, small and dense) and Booleans are uniqued without hashing:
     // an archive adds a UID for every reference, and hashing was most of the writer's time.
-    /// The index of the UID object of each value (`-1`: none yet).
-    private var uidIndices: [Int] = []
-    private var boolIndices: (false: Int, true: Int) = (-1, -1)
+    /// The index of the UID object of each value.
+    private var uidIndices = DenseIndexTable()
+    /// The index of `false` (0) and of `true` (1).
+    private var boolIndices = DenseIndexTable()
 
     init(capacity: Int = 64) {
         objects.reserveCapacity(capacity)
@@ -35,19 +36,14 @@ struct BinaryPropertyListWriter {
         let key: ScalarKey?
         switch object {
         case .bool(let value):
-            let known = value ? boolIndices.true : boolIndices.false
-            if known >= 0 { return known }
+            if let index = boolIndices[value ? 1 : 0] { return index }
             objects.append(object)
-            if value { boolIndices.true = objects.count - 1 } else { boolIndices.false = objects.count - 1 }
+            boolIndices[value ? 1 : 0] = objects.count - 1
             return objects.count - 1
         case .uid(let value) where value < 1 << 20:
-            let slot = Int(value)
-            if slot < uidIndices.count, uidIndices[slot] >= 0 { return uidIndices[slot] }
-            if slot >= uidIndices.count {
-                uidIndices.append(contentsOf: repeatElement(-1, count: slot + 1 - uidIndices.count))
-            }
+            if let index = uidIndices[Int(value)] { return index }
             objects.append(object)
-            uidIndices[slot] = objects.count - 1
+            uidIndices[Int(value)] = objects.count - 1
             return objects.count - 1
         case .uid(let value): key = .uid(value)  // beyond the table: hashed
         case .integer(let value): key = .integer(value)
@@ -198,6 +194,22 @@ struct ByteBuffer {
         while shift >= 0 {
             bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
             shift -= 8
+        }
+    }
+}
+
+/// Small non-negative integers mapped to indices without hashing: an array, grown as needed.
+struct DenseIndexTable {
+    /// `-1`: no index for that key.
+    private var indices: [Int] = []
+
+    subscript(key: Int) -> Int? {
+        get { key < indices.count && indices[key] >= 0 ? indices[key] : nil }
+        set {
+            if key >= indices.count {
+                indices.append(contentsOf: repeatElement(-1, count: key + 1 - indices.count))
+            }
+            indices[key] = newValue ?? -1
         }
     }
 }

@@ -34,6 +34,8 @@ final class FlushedCopy: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         queue.async { [descriptor] in
             let written = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            // Linux, where the comparison is made: `fdatasync`, as the recovery copy. Elsewhere (the
+            // benchmark only builds there; a save has no recovery copy) `fsync`.
             #if canImport(Glibc)
                 let flushed = fdatasync(descriptor)
             #else

@@ -142,6 +142,12 @@ func measureSet<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
         fatalError("\(Settings.self) did not load back what it saved: \(String(describing: check.lastLoadError))")
     }
 
+    // A client's loop: a new object where no other object of the set is live, made and released
+    // inside the timing (its registration, and the watcher it starts and stops, counted).
+    let aloneSuite = TemporarySuite()
+    aloneSuite.defaults.set(try settings._archivedBytes(), forKey: settings.userDefaultsKey)
+    aloneSuite.defaults.synchronize()
+
     // Loading at launch (each sample first re-reads the domains from disk, untimed).
     let load = "load \(count)"
     try table.measure(
@@ -153,6 +159,10 @@ func measureSet<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
                 let time = nanoseconds { loaded = Settings(userDefaults: archiveSuite.defaults) }
                 blackHole(loaded?.checksum ?? 0)
                 return time
+            },
+            Contender(name: "AppSettings init(userDefaults:), alone, made and released") {
+                aloneSuite.defaults.synchronize()
+                return nanoseconds { blackHole(Settings(userDefaults: aloneSuite.defaults).checksum) }
             },
             Contender(name: "(a) typed read per setting") {
                 perKeySuite.defaults.synchronize()

@@ -133,6 +133,17 @@ for (operation, perKey, plist) in [
             + String(format: "%.2fx the cost per setting at 200 (goal ≤ 1.3x)", perSetting2000 / perSetting200)
     )
 }
+// A client's loop makes a new object where none of the set is live and releases it, each inside
+// the timing: its registration and the store watcher it starts and stops are counted (issue 38).
+do {
+    let alone = table.value("load 20", "AppSettings init(userDefaults:), alone, made and released")
+    let codable = table.value("load 20", "(b) data(forKey:) + PropertyListDecoder")
+    goal(
+        alone <= codable,
+        String(
+            format: "load 20, a new object alone, made and released: %.2fx the PropertyList path (b) (goal ≤ 1.0x)",
+            alone / codable))
+}
 // The Codable path writes its domain file in place and nothing else; a save also flushes a recovery
 // copy (Linux), so that a power loss cannot take the set. The same durability given to the Codable
 // path shows what the rest of a save costs.

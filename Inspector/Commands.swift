@@ -148,7 +148,10 @@ func storedSet(
     let key = options.required("--key", for: command)
     let defaults = userDefaults(suite, appGroup: options.isAppGroup)
     guard let (fullKey, set) = StoredSettingsInspector.jsonObject(of: defaults, key: key).first else {
-        fail("no settings set under '\(key)' in suite '\(suite)'")
+        let keys = StoredSettingsInspector.jsonObject(of: defaults).keys.sorted()
+        fail(
+            "no settings set under '\(key)' in suite '\(suite)'; "
+                + (keys.isEmpty ? "the suite holds no settings set" : "its sets: \(keys.joined(separator: ", "))"))
     }
     guard let values = set as? [String: Any] else { fail("the set under '\(fullKey)' cannot be read") }
     if let reason = values[StoredSettingsInspector.unreadableKey] {

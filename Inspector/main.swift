@@ -10,7 +10,7 @@ let usage = """
     usage: appsettings dump --suite NAME [--key KEY]
            appsettings dump --file PATH [--key KEY]
            appsettings get --suite NAME --key KEY SETTING
-           appsettings set --suite NAME --key KEY SETTING VALUE
+           appsettings set --suite NAME --key KEY [--] SETTING VALUE
            appsettings export --suite NAME --key KEY
            appsettings import --suite NAME --key KEY FILE [--replace]
            appsettings schema --suite NAME --key KEY [--format json|appconfig] [--bundle-id ID]
@@ -25,8 +25,9 @@ let usage = """
       get      one setting's value: a string as it is, any other value as JSON
       set      stores one value, typed like the value stored for the setting: the text as it is
                for a string, a date (ISO 8601), Data (base64), a URL or a UUID; JSON for numbers,
-               Booleans, arrays and objects; null only where nil is stored, and an
-               integer on the side of Int64.max the stored one is
+               Booleans, arrays and objects; null where nil is stored or the set's schema says
+               the setting is optional, and an integer on the side of Int64.max the stored one
+               is. A value may begin with '-'; one that begins with '--' follows '--'.
       export   one set as a JSON document (the form of AppSettingsObject.jsonRepresentation())
       import   stores a document (FILE, or - for standard input; at most 8 MiB, refused past that
                before it is parsed), all or nothing: each setting it
@@ -79,7 +80,9 @@ func usageError(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-if arguments.contains("--help") || arguments.contains("-h") {
+// Help is a command (`appsettings -h`) or an option before `--`; a value may begin with `-`
+// (`set … offset -h` stores "-h"), and after `--` anything is an operand.
+if ["--help", "-h"].contains(arguments.first) || arguments.prefix(while: { $0 != "--" }).contains("--help") {
     print(usage, terminator: "")
     exit(0)
 }

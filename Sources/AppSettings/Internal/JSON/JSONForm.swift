@@ -270,7 +270,7 @@ enum JSONForm {
             } else if let unsigned = UInt64(exactly: number) {
                 integer = .unsignedInteger(unsigned)
             } else {
-                throw mismatch("integer")
+                throw mismatch("an integer in \(Int64.min)...\(UInt64.max)")
             }
             return try storedValue(integer, like: template, merging: merging, strict: strict)
         case (.float, _), (.double, _):

@@ -11,12 +11,13 @@ extension StoredSets {
     private struct NothingToWrite: Error {}
 
     /// Under the domain's exclusive lock: reads what is stored under `key`, lets `change` edit its
-    /// settings (given the stored schema version), and writes the result through the store. A set
-    /// that cannot be read entirely is never rewritten; an edit that changes nothing writes nothing.
+    /// settings (given the stored schema version, and whether the set's schema says the setting
+    /// at a path may be `nil`), and writes the result through the store. A set that cannot be
+    /// read entirely is never rewritten; an edit that changes nothing writes nothing.
     package static func edit(
         userDefaults: UserDefaults,
         key: String,
-        _ change: (inout [String: StoredValue], _ schemaVersion: Int?) throws -> Void
+        _ change: (inout [String: StoredValue], _ schemaVersion: Int?, _ isOptional: ([String]) -> Bool) throws -> Void
     ) throws(AppSettingsError) {
         try StoreNames.check(key: key)
         let store = SettingsStore(userDefaults: userDefaults, key: key)
@@ -25,11 +26,14 @@ extension StoredSets {
             (_, written) = try store.write { stored in
                 let set = try readable(stored, key: key)
                 var entries = set.values
-                try change(&entries, set.schemaVersion.flatMap { Int(exactly: $0) })
-                guard entries != set.values else { throw NothingToWrite() }
                 // The set's own schema (stored by its app since AppSettings described settings)
-                // checks every value the edit changed; a set stored before has none.
+                // says which settings are optional, and checks every value the edit changed; a
+                // set stored before has none.
                 let schema = set.schemaText.flatMap { StoredSchema(text: $0, names: Array(set.values.keys)) }
+                try change(&entries, set.schemaVersion.flatMap { Int(exactly: $0) }) { path in
+                    schema.map { isOptional(path, in: $0) } ?? false
+                }
+                guard entries != set.values else { throw NothingToWrite() }
                 if let schema { try check(entries, changedFrom: set.values, against: schema) }
                 let (data, writeID) = SettingsCodec.archive(
                     set, replacingValuesWith: entries, schema: schema?.text(forNames: entries.keys.sorted()))
@@ -48,6 +52,23 @@ extension StoredSets {
             object.userDefaultsKey == key && (object.userDefaults === userDefaults || object.store.holds(written))
         }
         for object in others { object.storedSettingsDidChange() }
+    }
+
+    /// Whether the schema's node at `path` (a setting, then names into nested objects and
+    /// dictionaries) takes `nil`.
+    private static func isOptional(_ path: [String], in schema: StoredSchema) -> Bool {
+        guard let first = path.first, var node = schema.properties[first]?.node else { return false }
+        for component in path.dropFirst() {
+            switch node.unwrapped.node {
+            case .object(let properties):
+                guard let property = properties.first(where: { $0.name == component }) else { return false }
+                node = property.node
+            case .dictionary(let element): node = element
+            default: return false
+            }
+        }
+        if case .optional = node { return true }
+        return false
     }
 
     /// The stored set, when every setting of it can be read: a set that cannot is never rewritten.

@@ -14,6 +14,7 @@ let usage = """
            appsettings export --suite NAME --key KEY
            appsettings import --suite NAME --key KEY FILE [--replace]
            appsettings schema --suite NAME --key KEY [--format json|appconfig] [--bundle-id ID]
+           appsettings remove --suite NAME --key KEY
            appsettings diff FILE FILE
            appsettings diff --suite NAME --key KEY FILE
            appsettings --help
@@ -38,6 +39,9 @@ let usage = """
       schema   the set's schema, as the app stored it with the set: JSON Schema (draft 2020-12) of
                its documents, or with --format appconfig the AppConfig specification XML of its
                managed keys, for MDM consoles (bundleId: --bundle-id, else the suite name)
+      remove   takes a set away, readable or not, keeping its bytes as the app keeps an
+               unreadable set's: under <key>.unreadable-<ms> (printed); the app then loads its
+               developer defaults. KEY is the full key or the postfix, as stored
       diff     which settings differ between two exports, or between a suite's set and an export:
                "- name: value" only in the first, "+ name: value" only in the second,
                "~ name: first -> second" changed (nested objects by dotted path)
@@ -95,6 +99,7 @@ case "set": set(commandArguments)
 case "export": export(commandArguments)
 case "import": importDocument(commandArguments)
 case "schema": schema(commandArguments)
+case "remove": remove(commandArguments)
 case "diff": diff(commandArguments)
 case let command?: usageError("unknown command '\(command)'")
 }

@@ -55,6 +55,19 @@ public enum StoredSettingsEditor {
         }
     }
 
+    /// Takes a stored set away, whether or not it can be read, keeping its bytes as the app keeps
+    /// an unreadable set's: under `<key>.unreadable-<ms>` (returned), written before the set and
+    /// its recovery copy are removed, under the domain's lock. The app then loads its developer
+    /// defaults.
+    ///
+    /// - Parameters:
+    ///   - userDefaults: The suite.
+    ///   - key: The set's full key.
+    /// - Returns: The key the bytes are kept under.
+    public static func removeSet(userDefaults: UserDefaults, key: String) throws(AppSettingsError) -> String {
+        try StoredSets.remove(userDefaults: userDefaults, key: key)
+    }
+
     /// Stores a JSON document of one set (the form `appsettings export` writes), all or nothing.
     ///
     /// Each setting the document names must be stored already; a JSON object (a nested settings

@@ -62,6 +62,27 @@ import Testing
             #expect(reloaded.wide == -1)
         }
 
+        @Test("appsettings remove takes an unreadable set away, keeping its bytes under a backup key")
+        func removeKeepsTheBytes() throws {
+            let garbage = Data("definitely not an archive".utf8)
+            suite.userDefaults.set(garbage, forKey: "AppSettings.SchemaSettings")
+            #expect(suite.userDefaults.synchronize())
+            let result = try Inspector.run(["remove"] + key)
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(suite.storedObject(forKey: "AppSettings.SchemaSettings") == nil)
+            let backups = suite.userDefaults.dictionaryRepresentation().filter {
+                $0.key.hasPrefix("AppSettings.SchemaSettings.unreadable-")
+            }
+            #expect(backups.count == 1 && backups.first?.value as? Data == garbage, "\(backups.keys)")
+            #expect(result.output.contains(backups.first?.key ?? "?"), "\(result.output)")
+            let settings = SchemaSettings(userDefaults: suite.another())
+            try settings.resetToUserDefaults()
+            #expect(settings.lastLoadError == nil && settings.retries == 3)
+            // Nothing there: refused, naming the key.
+            let again = try Inspector.run(["remove"] + key)
+            #expect(again.status == 1 && again.errors.contains("nothing is stored"), "\(again.errors)")
+        }
+
         @Test("a key that is not there lists the keys there are")
         func mistypedKey() throws {
             try stored()

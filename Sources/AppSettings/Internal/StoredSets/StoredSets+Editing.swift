@@ -111,3 +111,46 @@ extension StoredSets {
         }
     }
 }
+
+extension StoredSets {
+    /// Takes the set under `key` away, under the domain's exclusive lock, keeping its bytes as the
+    /// app keeps an unreadable set's: under a backup key (`<key>.unreadable-<ms>`), written before
+    /// the key and its recovery copy are removed. Works whether or not the set can be read (an
+    /// unreadable set is what it is for). Returns the backup key.
+    ///
+    /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when nothing is stored under `key`
+    ///   (nor in its recovery copy); ``AppSettingsError/storeFailed(key:reason:)``
+    ///   when the domain cannot be written.
+    package static func remove(userDefaults: UserDefaults, key: String) throws(AppSettingsError) -> String {
+        try StoreNames.check(key: key)
+        let store = SettingsStore(userDefaults: userDefaults, key: key)
+        let domain = store.domain
+        let backupKey: String
+        do {
+            backupKey = try domain.withLock(exclusive: true, key: key) { () throws -> String in
+                domain.refresh()
+                let backupKey = SettingsKey(storedKey: key).backupKey()
+                if let object = domain.storedObject(forKey: key) {
+                    domain.setObject(object, forKey: backupKey)
+                } else if let bytes = try domain.readRecoveryCopy(forKey: key) {
+                    domain.setData(bytes, forKey: backupKey)
+                } else {
+                    throw AppSettingsError.readFailed(key: key, reason: "nothing is stored under it")
+                }
+                try domain.removeRecoveryCopy(forKey: key)
+                domain.removeObject(forKey: key)
+                guard domain.synchronize() else {
+                    throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)
+                }
+                return backupKey
+            }
+        } catch let error as AppSettingsError {
+            throw error
+        } catch {
+            throw .storeFailed(key: key, reason: "\(error)")
+        }
+        let others = StoreRegistry.liveObjects { $0.userDefaultsKey == key && $0.userDefaults === userDefaults }
+        for object in others { object.storedSettingsDidChange() }
+        return backupKey
+    }
+}

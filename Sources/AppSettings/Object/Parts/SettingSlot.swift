@@ -205,7 +205,16 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     override var valueTypeName: String { String(describing: Value.self) }
 
     override func overrideValue(from stored: StoredValue) throws -> Any {
-        let parsed = try witness.overrideValue(from: stored)
+        let parsed: Value
+        do {
+            parsed = try witness.overrideValue(from: stored)
+        } catch let mismatch as StoredValueMismatch {
+            // In the words a document's refusal uses (what the schema accepts: the choices, the
+            // range, the form); a type the schema does not describe keeps its own.
+            guard schemaNode.unwrapped.node != .any else { throw mismatch }
+            let given = if case .string(let text) = stored { "'\(text)'" } else { JSONForm.description(of: stored) }
+            throw StoredValueMismatch(expectedDescription: schemaNode.expectedText, foundDescription: given)
+        }
         if let range = rules.range, let number = Self.number(in: stored), range.contains(number) == false {
             // The number as given, before the type rounds it (`1.00000001` is no `Float` in 0...1).
             throw StoredValueMismatch(

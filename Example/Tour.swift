@@ -62,10 +62,18 @@ enum Tour {
         print("AsyncStream: \(await changes.next().map { "\($0)" } ?? "ended")")
         NotificationCenter.default.removeObserver(observer)
 
-        section("Damaged stored data: developer defaults, an error, and a backup")
+        section("Damaged stored data: what the load used, and a backup")
         suite.set(Data("definitely not an archive".utf8), forKey: settings.userDefaultsKey)
         let damaged = ExampleSettings(userDefaults: suite)
         print("loaded: theme = \(damaged.theme); lastLoadError: \(damaged.lastLoadError.map { "\($0)" } ?? "none")")
+        // Say what happened: on Linux the recovery copy of the last save answers when the domain's
+        // bytes cannot be used (no error); otherwise the settings keep their developer defaults
+        // and lastLoadError names the key.
+        if damaged.lastLoadError == nil {
+            print("the recovery copy of the last save answered (\(damaged.recoveryCopyURL?.path ?? "no file"))")
+        } else {
+            print("no recovery copy answered: developer defaults, and the error above")
+        }
         damaged.theme = .dark
         attempt { try damaged.synchronizeToUserDefaults() }
         let backups = suite.dictionaryRepresentation().keys.filter {

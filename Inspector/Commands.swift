@@ -66,6 +66,23 @@ func set(_ arguments: ArraySlice<String>) {
     }
 }
 
+func remove(_ arguments: ArraySlice<String>) {
+    let options = Arguments(arguments, options: ["--suite", "--key"])
+    _ = options.operands([], for: "remove")
+    let suite = options.required("--suite", for: "remove")
+    let key = options.required("--key", for: "remove")
+    let defaults = userDefaults(suite, appGroup: options.isAppGroup)
+    // The key as stored: the full key, or the postfix of one (as the other commands take it).
+    let stored = StoredSettingsInspector.jsonObject(of: defaults).keys
+    let fullKey = stored.contains(key) || !stored.contains("AppSettings." + key) ? key : "AppSettings." + key
+    do {
+        let backupKey = try StoredSettingsEditor.removeSet(userDefaults: defaults, key: fullKey)
+        print("removed '\(fullKey)'; its bytes are kept under '\(backupKey)'")
+    } catch {
+        fail(error.description)
+    }
+}
+
 func export(_ arguments: ArraySlice<String>) {
     let options = Arguments(arguments, options: ["--suite", "--key"])
     _ = options.operands([], for: "export")
@@ -148,7 +165,10 @@ func storedSet(
     let key = options.required("--key", for: command)
     let defaults = userDefaults(suite, appGroup: options.isAppGroup)
     guard let (fullKey, set) = StoredSettingsInspector.jsonObject(of: defaults, key: key).first else {
-        fail("no settings set under '\(key)' in suite '\(suite)'")
+        let keys = StoredSettingsInspector.jsonObject(of: defaults).keys.sorted()
+        fail(
+            "no settings set under '\(key)' in suite '\(suite)'; "
+                + (keys.isEmpty ? "the suite holds no settings set" : "its sets: \(keys.joined(separator: ", "))"))
     }
     guard let values = set as? [String: Any] else { fail("the set under '\(fullKey)' cannot be read") }
     if let reason = values[StoredSettingsInspector.unreadableKey] {

@@ -10,10 +10,11 @@ let usage = """
     usage: appsettings dump --suite NAME [--key KEY]
            appsettings dump --file PATH [--key KEY]
            appsettings get --suite NAME --key KEY SETTING
-           appsettings set --suite NAME --key KEY SETTING VALUE
+           appsettings set --suite NAME --key KEY [--] SETTING VALUE
            appsettings export --suite NAME --key KEY
            appsettings import --suite NAME --key KEY FILE [--replace]
            appsettings schema --suite NAME --key KEY [--format json|appconfig] [--bundle-id ID]
+           appsettings remove --suite NAME --key KEY
            appsettings diff FILE FILE
            appsettings diff --suite NAME --key KEY FILE
            appsettings --help
@@ -25,8 +26,9 @@ let usage = """
       get      one setting's value: a string as it is, any other value as JSON
       set      stores one value, typed like the value stored for the setting: the text as it is
                for a string, a date (ISO 8601), Data (base64), a URL or a UUID; JSON for numbers,
-               Booleans, arrays and objects; null only where nil is stored, and an
-               integer on the side of Int64.max the stored one is
+               Booleans, arrays and objects; null where nil is stored or the set's schema says
+               the setting is optional, and an integer on the side of Int64.max the stored one
+               is. A value may begin with '-'; one that begins with '--' follows '--'.
       export   one set as a JSON document (the form of AppSettingsObject.jsonRepresentation())
       import   stores a document (FILE, or - for standard input; at most 8 MiB, refused past that
                before it is parsed), all or nothing: each setting it
@@ -37,6 +39,9 @@ let usage = """
       schema   the set's schema, as the app stored it with the set: JSON Schema (draft 2020-12) of
                its documents, or with --format appconfig the AppConfig specification XML of its
                managed keys, for MDM consoles (bundleId: --bundle-id, else the suite name)
+      remove   takes a set away, readable or not, keeping its bytes as the app keeps an
+               unreadable set's: under <key>.unreadable-<ms> (printed); the app then loads its
+               developer defaults. KEY is the full key or the postfix, as stored
       diff     which settings differ between two exports, or between a suite's set and an export:
                "- name: value" only in the first, "+ name: value" only in the second,
                "~ name: first -> second" changed (nested objects by dotted path)
@@ -79,7 +84,9 @@ func usageError(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-if arguments.contains("--help") || arguments.contains("-h") {
+// Help is a command (`appsettings -h`) or an option before `--`; a value may begin with `-`
+// (`set … offset -h` stores "-h"), and after `--` anything is an operand.
+if ["--help", "-h"].contains(arguments.first) || arguments.prefix(while: { $0 != "--" }).contains("--help") {
     print(usage, terminator: "")
     exit(0)
 }
@@ -92,6 +99,7 @@ case "set": set(commandArguments)
 case "export": export(commandArguments)
 case "import": importDocument(commandArguments)
 case "schema": schema(commandArguments)
+case "remove": remove(commandArguments)
 case "diff": diff(commandArguments)
 case let command?: usageError("unknown command '\(command)'")
 }

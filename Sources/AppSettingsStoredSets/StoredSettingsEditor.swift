@@ -28,7 +28,8 @@ public enum StoredSettingsEditor {
     ///
     /// - Parameters:
     ///   - text: The value: the text itself where a string, a date (ISO 8601), `Data` (base64), a
-    ///     URL or a UUID is stored (`null` for nil, but for a string); JSON for the others
+    ///     URL or a UUID is stored (`null` for nil, but for a string the set's schema does not say
+    ///     is optional); JSON for the others
     ///     (numbers, Booleans, null, arrays, objects).
     ///   - setting: A stored name, or a dotted path into a nested settings object or a dictionary
     ///     (`audio.volume`) when no setting has that name.
@@ -40,14 +41,31 @@ public enum StoredSettingsEditor {
         userDefaults: UserDefaults,
         key: String
     ) throws(AppSettingsError) {
-        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, _ in
+        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, _, isOptional in
             let path = try path(of: setting, in: entries, key: key)
             guard let template = entry(at: path, in: entries) else {
                 throw AppSettingsError.unknownSetting(key: key, setting: setting)
             }
-            let value = try typedValue(text: text, like: template, setting: setting)
+            // `null` for a setting the set's schema says is optional is nil, whatever is stored
+            // (a `String?` holding a string included).
+            let value =
+                text == "null" && isOptional(path)
+                ? .null : try typedValue(text: text, like: template, setting: setting)
             entries = StoredValue.setting(value, at: path, in: entries, creatingDictionaries: false)
         }
+    }
+
+    /// Takes a stored set away, whether or not it can be read, keeping its bytes as the app keeps
+    /// an unreadable set's: under `<key>.unreadable-<ms>` (returned), written before the set and
+    /// its recovery copy are removed, under the domain's lock. The app then loads its developer
+    /// defaults.
+    ///
+    /// - Parameters:
+    ///   - userDefaults: The suite.
+    ///   - key: The set's full key.
+    /// - Returns: The key the bytes are kept under.
+    public static func removeSet(userDefaults: UserDefaults, key: String) throws(AppSettingsError) -> String {
+        try StoredSets.remove(userDefaults: userDefaults, key: key)
     }
 
     /// Stores a JSON document of one set (the form `appsettings export` writes), all or nothing.
@@ -70,7 +88,7 @@ public enum StoredSettingsEditor {
         key: String
     ) throws(AppSettingsError) {
         let document = try StoredSets.jsonDocument(from: data, key: key)
-        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, schemaVersion in
+        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, schemaVersion, _ in
             if let version = document.schemaVersion, version != schemaVersion ?? 0 {
                 throw AppSettingsError.migrationFailed(
                     key: key,
@@ -104,13 +122,9 @@ public enum StoredSettingsEditor {
         case .float where nonFiniteTexts.contains(text), .double where nonFiniteTexts.contains(text):
             value = .string(text)
         default:
-            do {
-                let object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-                value = StoredSets.storedValue(fromJSON: object) ?? .string(text)
-            } catch {
-                // Not JSON: the text, which the typing below refuses with what it expected.
-                value = .string(text)
-            }
+            // Read exactly (an integer beyond Int64 is not rounded into it); text that is not JSON
+            // stays text, which the typing below refuses with what it expected.
+            value = StoredSets.storedValue(fromJSONText: text) ?? .string(text)
         }
         return try typed(value, like: template, merging: true, strict: true, setting: setting)
     }

@@ -89,7 +89,14 @@ public enum StoredSettingsInspector {
     /// - Returns: Each set's key mapped to its values (see ``jsonObject(ofArchive:key:)``) or to
     ///   `["$unreadable": reason]`. Empty when there is no set (or no set under `key`).
     public static func jsonObject(of userDefaults: UserDefaults, key: String? = nil) -> [String: Any] {
-        jsonObject(ofDomain: userDefaults.dictionaryRepresentation(), key: key)
+        guard let key else { return jsonObject(ofDomain: userDefaults.dictionaryRepresentation()) }
+        // One set: read as the app reads it, under the domain's shared lock, so a read never
+        // meets another process's write half done.
+        for candidate in [key, StoredSets.keyPrefix + key] {
+            guard let entry = StoredSets.lockedEntry(userDefaults: userDefaults, key: candidate) else { continue }
+            return [candidate: jsonObject(of: entry)]
+        }
+        return [:]
     }
 
     /// Every settings set in a domain's dictionary, by key: what `UserDefaults`'

@@ -247,7 +247,16 @@ struct AppSettingsObjectTests {
         #expect(settings.soundLevel == 0.5)
         #expect(!settings.hasUnsavedChanges)
         #expect(throws: AppSettingsError.self) { try settings.update(from: ["dontDimScreen": "yes"]) }
-        try settings.update(from: ["soundLevel": 3, "unknownKey": 1])
+        // A name that is no setting is refused, as update(fromJSON:) refuses it (issue 39).
+        let key = settings.userDefaultsKey
+        #expect(throws: AppSettingsError.unknownSetting(key: key, setting: "unknownKey")) {
+            try settings.update(from: ["soundLevel": 0.9, "unknownKey": 1])
+        }
+        #expect(throws: AppSettingsError.unknownSetting(key: key, setting: "constLastSeenBuild")) {
+            try settings.update(from: ["constLastSeenBuild": 7])
+        }
+        #expect(settings.soundLevel == 0.5 && !settings.hasUnsavedChanges)
+        try settings.update(from: ["soundLevel": 3])
         #expect(settings.soundLevel == 1)
     }
 

@@ -217,6 +217,9 @@ struct JSONDocumentTests {
         #expect(!settings.hasUnsavedChanges, sourceLocation: sourceLocation)
     }
 
+    /// What an `Int` accepts, in the words of every refusal.
+    static let intRange = "an integer in -9223372036854775808...9223372036854775807"
+
     @Test("unknown names, wrong types, malformed JSON and out-of-range integers change nothing")
     func refusalsChangeNothing() throws {
         let key = "AppSettings.AllTypesSettings"
@@ -224,42 +227,50 @@ struct JSONDocumentTests {
         try expectRefused(#"{"audio": {"bass": 3}}"#) { $0 == .unknownSetting(key: key, setting: "audio.bass") }
         try expectRefused(#"{"$unreadable": "x"}"#) { $0 == .unknownSetting(key: key, setting: "$unreadable") }
         try expectRefused(#"{"int": 1, "string": 5}"#) {
-            $0 == .invalidJSONValue(setting: "string", expected: "String", found: "5")
+            $0 == .invalidJSONValue(setting: "string", expected: "a string", found: "5")
         }
         try expectRefused(#"{"bool": "yes"}"#) {
-            if case .invalidJSONValue("bool", "Bool", _) = $0 { return true }
+            if case .invalidJSONValue("bool", "a Boolean", _) = $0 { return true }
             return false
         }
-        try expectRefused(#"{"int": true}"#) { $0 == .invalidJSONValue(setting: "int", expected: "Int", found: "true") }
-        try expectRefused(#"{"bool": 1}"#) { $0 == .invalidJSONValue(setting: "bool", expected: "Bool", found: "1") }
+        try expectRefused(#"{"int": true}"#) {
+            $0 == .invalidJSONValue(setting: "int", expected: Self.intRange, found: "true")
+        }
+        try expectRefused(#"{"bool": 1}"#) {
+            $0 == .invalidJSONValue(setting: "bool", expected: "a Boolean", found: "1")
+        }
         try expectRefused(#"{"float": 1e300}"#) {
-            if case .invalidJSONValue("float", "Float", _) = $0 { return true }
+            if case .invalidJSONValue("float", #"a number in Float's range (or "nan", "inf", "-inf")"#, _) = $0 {
+                return true
+            }
             return false
         }
         try expectRefused(#"{"uint8": 256}"#) {
-            $0 == .invalidJSONValue(setting: "uint8", expected: "UInt8", found: "256")
+            $0 == .invalidJSONValue(setting: "uint8", expected: "an integer in 0...255", found: "256")
         }
         try expectRefused(#"{"int8": -129}"#) {
-            $0 == .invalidJSONValue(setting: "int8", expected: "Int8", found: "-129")
+            $0 == .invalidJSONValue(setting: "int8", expected: "an integer in -128...127", found: "-129")
         }
-        try expectRefused(#"{"int": 1.5}"#) { $0 == .invalidJSONValue(setting: "int", expected: "Int", found: "1.5") }
+        try expectRefused(#"{"int": 1.5}"#) {
+            $0 == .invalidJSONValue(setting: "int", expected: Self.intRange, found: "1.5")
+        }
         try expectRefused(#"{"uint64": -1}"#) {
-            $0 == .invalidJSONValue(setting: "uint64", expected: "UInt64", found: "-1")
+            $0 == .invalidJSONValue(setting: "uint64", expected: "an integer in 0...18446744073709551615", found: "-1")
         }
         try expectRefused(#"{"int64": 9223372036854775808}"#) {
-            if case .invalidJSONValue("int64", "Int64", _) = $0 { return true }
+            if case .invalidJSONValue("int64", Self.intRange, _) = $0 { return true }
             return false
         }
         try expectRefused(#"{"date": "yesterday"}"#) {
-            if case .invalidJSONValue("date", "Date", _) = $0 { return true }
+            if case .invalidJSONValue("date", "an ISO 8601 date and time with a time zone", _) = $0 { return true }
             return false
         }
         try expectRefused(#"{"data": "not base64!"}"#) {
-            if case .invalidJSONValue("data", "Data", _) = $0 { return true }
+            if case .invalidJSONValue("data", "canonical base64 text", _) = $0 { return true }
             return false
         }
         try expectRefused(#"{"theme": "purple"}"#) {
-            if case .invalidJSONValue("theme", "Theme", _) = $0 { return true }
+            if case .invalidJSONValue("theme", #"one of "light", "dark", "system""#, _) = $0 { return true }
             return false
         }
         try expectRefused(#"{"audio": 3}"#) {
@@ -267,11 +278,11 @@ struct JSONDocumentTests {
             return false
         }
         try expectRefused(#"{"audio": {"volume": "loud"}}"#) {
-            if case .invalidJSONValue("audio.volume", "Int", _) = $0 { return true }
+            if case .invalidJSONValue("audio.volume", Self.intRange, _) = $0 { return true }
             return false
         }
         try expectRefused(#"{"strings": ["a", 1]}"#) {
-            if case .invalidJSONValue("strings", _, _) = $0 { return true }
+            if case .invalidJSONValue("strings[1]", "a string", "1") = $0 { return true }
             return false
         }
         try expectRefused(#"{"optionalInt": "7"}"#) {

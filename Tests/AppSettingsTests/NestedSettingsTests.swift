@@ -74,6 +74,9 @@ struct NestedSettingsTests {
             try other.update(from: ["name": "changed", "audio": ["volume": "loud"]])
         }
         #expect(other.name == "parent")
+        #expect(throws: AppSettingsError.unknownSetting(key: other.userDefaultsKey, setting: "audio.bass")) {
+            try other.update(from: ["audio": ["bass": 1]])
+        }
     }
 
     final class Outputs: AppSettingsObject, @unchecked Sendable {

@@ -122,7 +122,8 @@ struct ObservationTests {
 
     @Test func valuesOfASettingStartWithTheCurrentValue() async throws {
         let settings = MySettings(userDefaults: suite.userDefaults)
-        let values = settings.values(of: \MySettings.soundLevel)
+        // The root is inferred, as for source(of:) (issue 39): `\.soundLevel` did not compile.
+        let values = settings.values(of: \.soundLevel)
         var iterator = values.makeAsyncIterator()
         #expect(await iterator.next() == 0.5)
         settings.theme = .dark

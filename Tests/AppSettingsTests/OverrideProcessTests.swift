@@ -118,7 +118,7 @@
                     #expect(ignoredSettings == ["volume", "nosuch", "bogus"])
                     let volume = try #require(ignored.first { $0["setting"] == "volume" })
                     #expect(volume["source"] == "launchArgument" && volume["origin"] == "-Over.volume")
-                    #expect(volume["reason"]?.contains("Int8") == true)
+                    #expect(volume["reason"]?.contains("expected an integer in -128...127") == true)
 
                     // Never saved: the host assigned soundLevel and audio.volume (overridden both)
                     // and synchronized; the store holds those assignments and no override.

@@ -83,8 +83,13 @@ extension OverrideTests {
         #expect(volume?.source == .launchArgument)
         #expect(volume?.origin == "-OverriddenSettings.volume")
         #expect(volume?.value == "999")
-        #expect(volume?.reason.contains("out of the range of Int8") == true)
-        #expect(ignored.first { $0.setting == "theme" }?.source == .managed)
+        // In the words a document's refusal uses (issue 39): what the setting accepts.
+        #expect(volume?.reason == "expected an integer in -128...127, found '999'")
+        let theme = ignored.first { $0.setting == "theme" }
+        #expect(theme?.source == .managed)
+        #expect(
+            theme?.reason.contains(#"expected one of "light", "dark", "system""#) == true,
+            "\(String(describing: theme))")
         #expect(settings.audio.ignoredOverrides == ignored, "a nested object lists its parent's")
     }
 

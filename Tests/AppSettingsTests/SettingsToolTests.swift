@@ -105,7 +105,7 @@ import Testing
             let values: [(String, String)] = [
                 ("bool", "false"), ("int", "-7"), ("uint64", "18446744073709551615"), ("float", "0.25"),
                 ("double", "-inf"), ("string", "12"), ("date", "2030-05-06T07:08:09.5Z"), ("data", "AQID"),
-                ("url", "https://example.org/a b"), ("uuid", "00000000-0000-0000-0000-00000000000A"),
+                ("url", "https://example.org/a%20b"), ("uuid", "00000000-0000-0000-0000-00000000000A"),
                 ("optionalInt", "8"), ("strings", #"["x", "y"]"#), ("intSet", "[5, 6]"),
                 ("dictionary", #"{"tau": 6.28}"#), ("theme", "system"), ("speed", "1"),
                 ("frame", #"{"title": "Side"}"#), ("audio.muted", "false"),

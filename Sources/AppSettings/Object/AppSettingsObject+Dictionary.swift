@@ -39,10 +39,13 @@ extension AppSettingsObject {
     /// Values are read as ``dictionaryRepresentation()`` writes them (numbers may be any
     /// `NSNumber` or Swift number that fits, URLs and UUIDs may be strings) and pass through each
     /// setting's `validate`; then ``checkAfterDecode()`` runs. Settings missing from `dictionary`
-    /// keep their values; keys that name no setting are ignored. Observers get one notification.
+    /// keep their values. Observers get one notification.
     ///
-    /// - Throws: ``AppSettingsError/invalidDictionaryValue(setting:expected:found:)`` for the
-    ///   first value of the wrong type; then nothing has changed.
+    /// - Throws: ``AppSettingsError/unknownSetting(key:setting:)`` for a name that is no setting
+    ///   of this class (a `const` setting included; in a nested object, its dotted path), as
+    ///   ``update(fromJSON:replacingAll:)`` refuses it;
+    ///   ``AppSettingsError/invalidDictionaryValue(setting:expected:found:)`` for the first value
+    ///   of the wrong type. Then nothing has changed.
     public final func update(from dictionary: [String: Any]) throws {
         try replaceValues(copyingValues: true, as: .change) { try $0.assignStrictly(dictionary) }
     }
@@ -50,6 +53,7 @@ extension AppSettingsObject {
     /// Converts `dictionary` to stored values and walks the settings with them, throwing at the
     /// first value that does not fit, named with the type it has in `dictionary`.
     private func assignStrictly(_ dictionary: [String: Any]) throws {
+        try checkNames(in: dictionary, key: userDefaultsKey, path: "")
         var entries: [String: StoredValue] = [:]
         for (name, value) in dictionary {
             guard let stored = StoredValue(propertyListValue: value) else {
@@ -69,6 +73,21 @@ extension AppSettingsObject {
                 expected: problem.expected,
                 found: Self.value(atPath: problem.setting, in: dictionary).map(foundTypeName(of:)) ?? "nothing"
             )
+        }
+    }
+
+    /// Throws naming the first name, in sorted order, that is no setting (nested objects by their
+    /// dotted path).
+    private func checkNames(in dictionary: [String: Any], key: String, path: String) throws {
+        var slotsByName: [String: AnySettingSlot] = [:]
+        for slot in slots where !slot.isConstant { slotsByName[slot.name] = slot }
+        for name in dictionary.keys.sorted() {
+            guard let slot = slotsByName[name] else {
+                throw AppSettingsError.unknownSetting(key: key, setting: path + name)
+            }
+            if let nested = slot.nestedObject, let values = dictionary[name] as? [String: Any] {
+                try nested.checkNames(in: values, key: key, path: path + name + ".")
+            }
         }
     }
 

@@ -26,10 +26,22 @@ extension AppSettingsObject {
     ///
     /// - Returns: The document as UTF-8 JSON text, ending with a newline.
     /// - Throws: ``AppSettingsError/encodingFailed(key:setting:reason:)`` for a value that cannot
-    ///   be encoded (as synchronizing would).
+    ///   be encoded (as synchronizing would), or that has no form in a document of the class's
+    ///   ``jsonSchema()``: a `Date` before the year 1 or after 9999 (ISO 8601 text names none).
     public final func jsonRepresentation() throws -> Data {
         let snapshot = takeSnapshot()
-        var document = try codec.encodedSettings(snapshot, includingUnknown: false).mapValues(JSONForm.jsonValue)
+        let encoded = try codec.encodedSettings(snapshot, includingUnknown: false)
+        // Every export is a document of its own schema: a value with no form there (a date after
+        // 9999 or before year 1, which ISO 8601 text cannot name) is refused, not written for an
+        // import to refuse.
+        if let problem = SchemaNode.problem(
+            with: encoded.mapValues(\.jsonForm), properties: schemaProperties(includingDefaults: false), prefix: "")
+        {
+            throw AppSettingsError.encodingFailed(
+                key: userDefaultsKey, setting: problem.path,
+                reason: "\(problem.found) has no form in a JSON document (expected \(problem.expected))")
+        }
+        var document = encoded.mapValues(JSONForm.jsonValue)
         document[JSONForm.schemaVersionKey] = type(of: self).schemaVersion
         do {
             return try JSONForm.documentData(document)
@@ -78,6 +90,15 @@ extension AppSettingsObject {
             if replacingAll { scratch.resetToDeveloperDefaults() }
             var entries = document.entries
             let version = document.schemaVersion ?? type(of: self).schemaVersion
+            if version > type(of: self).schemaVersion || version < 0 {
+                throw AppSettingsError.migrationFailed(
+                    key: userDefaultsKey, fromSchemaVersion: version,
+                    reason: version < 0
+                        ? "a schema version is 0 or more"
+                        : "the document is of schema version \(version), newer than \(Self.self)'s "
+                            + "\(type(of: self).schemaVersion): a later version of the app wrote it, and this one "
+                            + "cannot read it")
+            }
             if version < type(of: self).schemaVersion {
                 entries = try scratch.codec.migrated(entries, from: version)
             }
@@ -118,6 +139,13 @@ extension AppSettingsObject {
                 result[name] = .dictionary(
                     try nested.storedEntries(fromJSONForm: nestedEntries, key: key, path: path + name + "."))
                 continue
+            }
+            // What the setting's type and range accept, by the one definition the schema is
+            // written from: a value outside it is refused before any conversion could round it.
+            let property = SchemaProperty(name: name, node: slot.schemaNode, range: slot.rules.range)
+            if let problem = property.problem(with: value, path: path + name) {
+                throw AppSettingsError.invalidJSONValue(
+                    setting: problem.path, expected: problem.expected, found: problem.found)
             }
             let stored: StoredValue
             do {

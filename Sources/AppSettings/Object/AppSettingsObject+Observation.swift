@@ -49,18 +49,20 @@ extension AppSettingsObject {
         return stream
     }
 
-    /// The values of one setting: the current value first, then each new one.
-    ///
-    /// ```swift
-    /// for await level in settings.values(of: \MySettings.soundLevel) { player.volume = level }
-    /// ```
-    ///
-    /// The sequence does not keep the object alive; it ends when the object goes away. A value
-    /// that is set and set back before the consumer looks is not reported.
+    /// The values of one setting, for a key path of any settings class (kept for the callers
+    /// built against 0.1.0; a key path whose root this object is not ends at once).
+    @_disfavoredOverload
     public final func values<Root: AppSettingsObject, Value: SettingValue & Sendable>(
         of keyPath: any KeyPath<Root, Value> & Sendable
     ) -> AsyncStream<Value> {
         guard let root = self as? Root else { return AsyncStream { $0.finish() } }
+        return values(of: keyPath, from: root)
+    }
+
+    fileprivate func values<Root: AppSettingsObject, Value: SettingValue & Sendable>(
+        of keyPath: any KeyPath<Root, Value> & Sendable,
+        from root: Root
+    ) -> AsyncStream<Value> {
         let changes = self.changes
         let current = root[keyPath: keyPath]
         return AsyncStream(bufferingPolicy: .bufferingNewest(64)) { [weak root] continuation in
@@ -86,5 +88,24 @@ extension AppSettingsObject {
     final func finishChangeSequences() {
         let continuations = _state.withLock { $0.announcements.removeAll() }
         for continuation in continuations { continuation.finish() }
+    }
+}
+
+extension AppSettingsKeyPathMembers {
+    /// The values of one setting: the current value first, then each new one.
+    ///
+    /// ```swift
+    /// for await level in settings.values(of: \.soundLevel) { player.volume = level }
+    /// ```
+    ///
+    /// The key path's root is the object's own class, inferred as for ``source(of:)``
+    /// (`\.soundLevel`; `\MySettings.audio.volume` for a nested setting works as well).
+    ///
+    /// The sequence does not keep the object alive; it ends when the object goes away. A value
+    /// that is set and set back before the consumer looks is not reported.
+    public func values<Value: SettingValue & Sendable>(
+        of keyPath: any KeyPath<Self, Value> & Sendable
+    ) -> AsyncStream<Value> {
+        values(of: keyPath, from: self)
     }
 }

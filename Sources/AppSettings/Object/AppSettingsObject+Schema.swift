@@ -19,8 +19,17 @@ extension AppSettingsObject {
     /// try schema.write(to: URL(fileURLWithPath: "MySettings.schema.json"))
     /// ```
     ///
+    /// A document the schema takes, the import takes, and the other way round: both are made from
+    /// one description of what each type accepts (an integer of its type's range, a real number
+    /// within its type's range before any rounding, an ISO 8601 date and time that names a real
+    /// moment of the years 1 to 9999, canonical base64, a URL Foundation reads unchanged), and
+    /// every export is checked against it. The tests generate documents from the schema and hold
+    /// an independent validator and the import to the same verdict on each.
+    ///
     /// What a schema cannot say: a `Date` range is given as `formatMinimum` and `formatMaximum`
-    /// (validators that do not know them ignore them), and a `Codable` value is any JSON value.
+    /// (validators that do not know them ignore them), a `Codable` value is any JSON value, and a
+    /// `RawRepresentable` type that is not `CaseIterable` is described by its raw type alone (the
+    /// import takes only raw values that make a case: make the type `CaseIterable` to list them).
     /// `validate:` closures and ``checkAfterDecode()`` run only in the app.
     ///
     /// - Returns: The schema as UTF-8 JSON text, pretty printed with its keys sorted.

@@ -160,7 +160,7 @@ final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
     /// A number within `Float`'s range, or `"nan"`, `"inf"` or `"-inf"`.
     override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
         let number = try JSONForm.realNumber(value, for: Float.self)
-        if case .double(let double) = number, double.isFinite, !Float(double).isFinite {
+        if case .double(let double) = number, double.isFinite, !TextForms.isInRange(double, isFloat: true) {
             throw StoredValueMismatch(expected: Float.self, foundDescription: "\(double), out of Float's range")
         }
         return number
@@ -171,7 +171,7 @@ final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
         guard case .string(let text) = stored else { return try value(from: stored) }
         guard let value = Double(OverrideText.trimmed(text)) else { throw OverrideText.mismatch(Float.self, text) }
         let single = Float(value)
-        if value.isFinite, !single.isFinite {
+        if value.isFinite, !TextForms.isInRange(value, isFloat: true) {
             throw OverrideText.mismatch(Float.self, text, "out of the range of Float")
         }
         return single
@@ -225,9 +225,9 @@ final class DataWitness: SettingWitness<Data>, @unchecked Sendable {
     /// Base64 (the inspector's form), or property-list data text (`<0fbd77>`).
     override func overrideValue(from stored: StoredValue) throws -> Data {
         guard case .string(let text) = stored else { return try value(from: stored) }
-        if let data = Data(base64Encoded: OverrideText.trimmed(text)) { return data }
+        if let data = TextForms.data(fromBase64: OverrideText.trimmed(text)) { return data }
         if case .data(let data)? = OverrideText.tree(text) { return data }
-        throw OverrideText.mismatch(Data.self, text, "expected base64 or <hexadecimal bytes>")
+        throw OverrideText.mismatch(Data.self, text, "expected canonical base64 or <hexadecimal bytes>")
     }
 
     override var schemaNode: SchemaNode { .data }
@@ -252,13 +252,13 @@ final class DateWitness: SettingWitness<Date>, @unchecked Sendable {
         try JSONForm.date(value, for: Date.self)
     }
 
-    /// ISO 8601: `2026-11-30T10:00:00Z`, with fractional seconds or a time zone offset, or a date
-    /// alone (`2026-11-30`, midnight UTC): read as ``AppSettingsObject/update(fromJSON:replacingAll:)``
-    /// reads a date, by the same function.
+    /// ISO 8601 with a time zone: `2026-11-30T10:00:00Z`, with fractional seconds or an offset:
+    /// read as ``AppSettingsObject/update(fromJSON:replacingAll:)`` reads a date, by the same
+    /// function (`TextForms.date(fromText:)`).
     override func overrideValue(from stored: StoredValue) throws -> Date {
         guard case .string(let text) = stored else { return try value(from: stored) }
         guard let date = JSONForm.date(fromText: OverrideText.trimmed(text)) else {
-            throw OverrideText.mismatch(Date.self, text, "expected an ISO 8601 date")
+            throw OverrideText.mismatch(Date.self, text, "expected \(SchemaNode.date.expectedText)")
         }
         return date
     }
@@ -288,7 +288,9 @@ final class URLWitness: SettingWitness<URL>, @unchecked Sendable {
     override func overrideValue(from stored: StoredValue) throws -> URL {
         guard case .string(let text) = stored else { return try value(from: stored) }
         let trimmed = OverrideText.trimmed(text)
-        guard !trimmed.isEmpty, let url = URL(string: trimmed) else { throw OverrideText.mismatch(URL.self, text) }
+        guard let url = TextForms.url(fromText: trimmed) else {
+            throw OverrideText.mismatch(URL.self, text, "expected \(SchemaNode.url.expectedText)")
+        }
         return url
     }
 

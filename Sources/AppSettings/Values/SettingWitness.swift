@@ -68,7 +68,7 @@ class SettingWitness<Value>: AnySettingWitness, @unchecked Sendable {
         guard case .string(let text) = stored else { return try value(from: stored) }
         if let value = try? value(from: stored) { return value }
         if let tree = OverrideText.tree(text), let value = try? value(from: tree) { return value }
-        if let data = Data(base64Encoded: text) { return try value(from: .data(data)) }
+        if let data = TextForms.data(fromBase64: text) { return try value(from: .data(data)) }
         throw OverrideText.mismatch(Value.self, text)
     }
 

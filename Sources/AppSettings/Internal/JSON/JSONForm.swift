@@ -51,7 +51,7 @@ enum JSONForm {
     static func dateText(_ date: Date) -> String {
         let interval = date.timeIntervalSinceReferenceDate
         let whole = interval.rounded(.down)
-        let wholeText = Date(timeIntervalSinceReferenceDate: whole).formatted(Date.ISO8601FormatStyle())
+        let wholeText = TextForms.wholeSecondText(Date(timeIntervalSinceReferenceDate: whole))
         guard interval != whole, interval.isFinite, wholeText.hasSuffix("Z") else { return wholeText }
         var candidate = wholeText
         for digits in [3, 6, 9, 12, 15, 17] {
@@ -110,33 +110,39 @@ enum JSONForm {
                     "the document is \(data.count) bytes, more than the \(GuardedFile.maximumDocumentByteCount)-byte "
                     + "limit for a document of settings")
         }
-        let object: Any
+        let value: StoredValue
         do {
-            object = try JSONSerialization.jsonObject(with: data, options: [])
+            value = try JSONReader.value(from: data)
         } catch {
-            throw .malformedJSON(reason: "not JSON (\((error as NSError).localizedDescription))")
+            throw .malformedJSON(reason: "not JSON at \(error)")
         }
-        guard let dictionary = object as? [String: Any] else {
-            throw .malformedJSON(reason: "the document is \(foundTypeName(of: object)), not a JSON object of settings")
+        guard case .dictionary(let dictionary) = value else {
+            throw .malformedJSON(reason: "the document is \(description(of: value)), not a JSON object of settings")
         }
         var document = Document(entries: [:])
         for (name, value) in dictionary {
             if name == JSONForm.schemaVersionKey {
-                guard let number = value as? NSNumber, case .integer(let version)? = storedValue(fromJSON: number),
-                    let version = Int(exactly: version)
-                else {
-                    throw .malformedJSON(reason: "$schemaVersion is \(compactText(value)), not an integer")
-                }
-                document.schemaVersion = version
+                document.schemaVersion = try schemaVersion(value)
                 continue
             }
             guard !name.hasPrefix("$") else { throw .unknownSetting(key: key, setting: name) }
-            guard let stored = storedValue(fromJSON: value) else {
-                throw .malformedJSON(reason: "'\(name)' holds \(compactText(value)), which is not a JSON value")
-            }
-            document.entries[name] = stored
+            document.entries[name] = value
         }
         return document
+    }
+
+    /// A `$schemaVersion`: an integer, written as JSON Schema's `integer` allows (`2` or `2.0`).
+    private static func schemaVersion(_ value: StoredValue) throws(AppSettingsError) -> Int {
+        let version: Int? =
+            switch value {
+            case .integer(let integer): Int(exactly: integer)
+            case .double(let number): Int(exactly: number)
+            default: nil
+            }
+        guard let version else {
+            throw .malformedJSON(reason: "$schemaVersion is \(description(of: value)), not an integer")
+        }
+        return version
     }
 
     /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
@@ -150,32 +156,9 @@ enum JSONForm {
         return text.count > 80 ? text.prefix(77) + "..." : text
     }
 
-    /// A date read from ISO 8601 text with a time zone (`Z` or an offset), with any number of
-    /// digits of fractional seconds.
+    /// A date read from ISO 8601 text with a time zone, by the rules of `TextForms.date(fromText:)`.
     static func date(fromText text: String) -> Date? {
-        guard let timeStart = text.firstIndex(of: "T") else {
-            // A date alone, `2026-11-30`: midnight UTC.
-            guard text.count == 10, text.allSatisfy({ $0 == "-" || ("0"..."9").contains($0) }) else { return nil }
-            return date(fromText: text + "T00:00:00Z")
-        }
-        var wholeText = text
-        var fractionDigits = ""
-        if let separator = text[timeStart...].firstIndex(where: { $0 == "." || $0 == "," }) {
-            let digitsStart = text.index(after: separator)
-            let digitsEnd = text[digitsStart...].firstIndex { !("0"..."9").contains($0) } ?? text.endIndex
-            fractionDigits = String(text[digitsStart..<digitsEnd])
-            guard !fractionDigits.isEmpty else { return nil }
-            wholeText = String(text[..<separator] + text[digitsEnd...])
-        }
-        let whole: Date
-        do {
-            whole = try Date(wholeText, strategy: .iso8601)
-        } catch {
-            return nil  // the caller names the text that is not a date
-        }
-        guard !fractionDigits.isEmpty else { return whole }
-        guard let fraction = Double("0." + fractionDigits) else { return nil }
-        return Date(timeIntervalSinceReferenceDate: whole.timeIntervalSinceReferenceDate + fraction)
+        TextForms.date(fromText: text)
     }
 
     // MARK: Reading by declared type
@@ -193,7 +176,7 @@ enum JSONForm {
 
     static func data(_ value: StoredValue, for type: Any.Type) throws -> StoredValue {
         guard case .string(let text) = value else { return value }
-        guard let data = Data(base64Encoded: text) else {
+        guard let data = TextForms.data(fromBase64: text) else {
             throw StoredValueMismatch(expected: type, foundDescription: "\(description(of: value)), not base64")
         }
         return .data(data)
@@ -287,7 +270,7 @@ enum JSONForm {
             } else if let unsigned = UInt64(exactly: number) {
                 integer = .unsignedInteger(unsigned)
             } else {
-                throw mismatch("integer")
+                throw mismatch("an integer in \(Int64.min)...\(UInt64.max)")
             }
             return try storedValue(integer, like: template, merging: merging, strict: strict)
         case (.float, _), (.double, _):
@@ -300,13 +283,13 @@ enum JSONForm {
             default: throw mismatch("real number")
             }
             guard case .float = template else { return .double(number) }
-            guard Float(number).isFinite || !number.isFinite else { throw mismatch("Float") }
+            guard TextForms.isInRange(number, isFloat: true) || !number.isFinite else { throw mismatch("Float") }
             return .float(Float(number))
         case (.string, .string): return value
         case (.data, .string): return try data(value, for: Data.self)
         case (.date, .string): return try date(value, for: Date.self)
         case (.url, .string(let text)):
-            guard let url = URL(string: text) else { throw mismatch("URL") }
+            guard let url = TextForms.url(fromText: text) else { throw mismatch("URL") }
             return .url(url)
         case (.uuid, .string(let text)):
             guard let uuid = UUID(uuidString: text) else { throw mismatch("UUID") }

@@ -8,11 +8,13 @@ enum JSONSchema {
     /// The schema of a document of `properties`, pretty printed with its keys sorted.
     static func document(properties: [SchemaProperty], title: String, schemaVersion: Int?) -> Data {
         var schema = object(properties)
-        var versionSchema: [String: Any] = ["type": "integer"]
+        var versionSchema: [String: Any] = ["type": "integer", "minimum": 0]
         if let schemaVersion {
+            // A newer version is refused on import: this class cannot read what a later one wrote.
+            versionSchema["maximum"] = schemaVersion
             versionSchema["description"] =
-                "The schema version of the settings class; an older one is migrated on import (this schema "
-                + "describes version \(schemaVersion))"
+                "The schema version of the settings class; an older one is migrated on import, a newer one "
+                + "refused (this schema describes version \(schemaVersion))"
         }
         var documentProperties = schema["properties"] as? [String: Any] ?? [:]
         documentProperties[JSONForm.schemaVersionKey] = versionSchema
@@ -59,23 +61,24 @@ enum JSONSchema {
                     "maximum": JSONForm.jsonValue(range.upperBound),
                 ]
             }
-            var number: [String: Any] = ["type": "number"]
-            if isFloat {
-                number["minimum"] = -Double(Float.greatestFiniteMagnitude)
-                number["maximum"] = Double(Float.greatestFiniteMagnitude)
-            }
+            // Finite numbers within the type's range (JSON has no others; a validator that reads
+            // `1e400` as infinity is refused it here, as the library refuses it).
+            let limit = isFloat ? TextForms.floatMagnitudeLimit : Double.greatestFiniteMagnitude
+            let number: [String: Any] = ["type": "number", "minimum": -limit, "maximum": limit]
             return ["anyOf": [number, ["enum": ["nan", "inf", "-inf"]]]]
-        case .string, .url:
+        case .string:
             return ["type": "string"]
+        case .url:
+            return ["type": "string", "minLength": 1, "pattern": TextForms.urlPattern]
         case .date:
-            var date: [String: Any] = ["type": "string", "format": "date-time", "pattern": datePattern]
+            var date: [String: Any] = ["type": "string", "format": "date-time", "pattern": TextForms.datePattern]
             if let range {
                 date["formatMinimum"] = JSONForm.jsonValue(range.lowerBound)
                 date["formatMaximum"] = JSONForm.jsonValue(range.upperBound)
             }
             return date
         case .data:
-            return ["type": "string", "contentEncoding": "base64", "pattern": base64Pattern]
+            return ["type": "string", "contentEncoding": "base64", "pattern": TextForms.base64Pattern]
         case .uuid:
             return ["type": "string", "format": "uuid", "pattern": uuidPattern]
         case .any:
@@ -95,10 +98,5 @@ enum JSONSchema {
         }
     }
 
-    /// ISO 8601 with a time zone, any digits of fractional seconds (what a document's dates are read as).
-    static let datePattern =
-        "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.,][0-9]+)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$"
-    /// Base64 as `Data(base64Encoded:)` reads it: groups of four, padded.
-    static let base64Pattern = "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
     static let uuidPattern = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
 }

@@ -121,22 +121,18 @@ extension SchemaNode {
         case (.optional(let wrapped), _): return wrapped.problem(with: value, path: path)
         case (_, .null): return refused(expectedText + " (the setting is not optional)")
         case (.boolean, .bool): return nil
-        case (.integer(let minimum, let maximum), .integer(let integer)):
-            return integer >= minimum && (integer < 0 || UInt64(integer) <= maximum) ? nil : refused(expectedText)
-        case (.integer(let minimum, let maximum), .unsignedInteger(let integer)):
-            return minimum <= 0 && integer <= maximum ? nil : refused(expectedText)
-        case (.integer(let minimum, let maximum), .double(let real)):
-            guard real.rounded() == real, real >= Double(minimum), real <= Double(maximum) else {
+        case (.integer, .integer), (.integer, .unsignedInteger), (.integer, .double):
+            return fitsInteger(value) ? nil : refused(expectedText)
+        case (.real(let isFloat), .integer), (.real(let isFloat), .unsignedInteger), (.real(let isFloat), .double):
+            guard let number = value.jsonNumber, TextForms.isInRange(number, isFloat: isFloat) else {
                 return refused(expectedText)
             }
             return nil
-        case (.real(let isFloat), .integer), (.real(let isFloat), .unsignedInteger), (.real(let isFloat), .double):
-            guard isFloat, let number = value.jsonNumber, !Float(number).isFinite else { return nil }
-            return refused(expectedText)
         case (.real, .string(let text)): return ["nan", "inf", "-inf"].contains(text) ? nil : refused(expectedText)
-        case (.string, .string), (.url, .string): return nil
-        case (.date, .string(let text)): return JSONForm.date(fromText: text) == nil ? refused(expectedText) : nil
-        case (.data, .string(let text)): return Data(base64Encoded: text) == nil ? refused(expectedText) : nil
+        case (.string, .string): return nil
+        case (.url, .string(let text)): return TextForms.url(fromText: text) == nil ? refused(expectedText) : nil
+        case (.date, .string(let text)): return TextForms.date(fromText: text) == nil ? refused(expectedText) : nil
+        case (.data, .string(let text)): return TextForms.data(fromBase64: text) == nil ? refused(expectedText) : nil
         case (.uuid, .string(let text)): return UUID(uuidString: text) == nil ? refused(expectedText) : nil
         case (.array(let element), .array(let elements)):
             for (index, item) in elements.enumerated() {
@@ -155,6 +151,21 @@ extension SchemaNode {
             return Self.problem(with: entries, properties: properties, prefix: path + ".")
         default:
             return refused(expectedText)
+        }
+    }
+
+    /// Whether a JSON number is an integer within this integer form's bounds, compared exactly
+    /// (`9223372036854775808.0` is not an `Int64`, though it rounds to `Int64.max` as a `Double`).
+    private func fitsInteger(_ value: StoredValue) -> Bool {
+        guard case .integer(let minimum, let maximum) = self else { return false }
+        switch value {
+        case .integer(let integer): return integer >= minimum && (integer < 0 || UInt64(integer) <= maximum)
+        case .unsignedInteger(let integer): return integer <= maximum
+        case .double(let real):
+            if let integer = Int64(exactly: real) { return fitsInteger(.integer(integer)) }
+            if let integer = UInt64(exactly: real) { return fitsInteger(.unsignedInteger(integer)) }
+            return false
+        default: return false
         }
     }
 
@@ -182,7 +193,7 @@ extension SchemaNode {
         switch self {
         case .integer: "an integer"
         case .real: "a number"
-        case .date: "an ISO 8601 date"
+        case .date: "an ISO 8601 date and time"
         default: expectedText
         }
     }
@@ -192,11 +203,12 @@ extension SchemaNode {
         switch self {
         case .boolean: "a Boolean"
         case .integer(let minimum, let maximum): "an integer in \(minimum)...\(maximum)"
-        case .real(let isFloat): isFloat ? "a number in Float's range" : "a number"
+        case .real(let isFloat):
+            "a number in \(isFloat ? "Float" : "Double")'s range (or \"nan\", \"inf\", \"-inf\")"
         case .string: "a string"
-        case .date: "an ISO 8601 date"
-        case .data: "base64 text"
-        case .url: "a URL string"
+        case .date: "an ISO 8601 date and time with a time zone"
+        case .data: "canonical base64 text"
+        case .url: "a URL (no spaces, not empty)"
         case .uuid: "a UUID string"
         case .any: "any value"
         case .optional(let wrapped): "\(wrapped.expectedText) or null"

@@ -11,12 +11,13 @@ extension StoredSets {
     private struct NothingToWrite: Error {}
 
     /// Under the domain's exclusive lock: reads what is stored under `key`, lets `change` edit its
-    /// settings (given the stored schema version), and writes the result through the store. A set
-    /// that cannot be read entirely is never rewritten; an edit that changes nothing writes nothing.
+    /// settings (given the stored schema version, and whether the set's schema says the setting
+    /// at a path may be `nil`), and writes the result through the store. A set that cannot be
+    /// read entirely is never rewritten; an edit that changes nothing writes nothing.
     package static func edit(
         userDefaults: UserDefaults,
         key: String,
-        _ change: (inout [String: StoredValue], _ schemaVersion: Int?) throws -> Void
+        _ change: (inout [String: StoredValue], _ schemaVersion: Int?, _ isOptional: ([String]) -> Bool) throws -> Void
     ) throws(AppSettingsError) {
         try StoreNames.check(key: key)
         let store = SettingsStore(userDefaults: userDefaults, key: key)
@@ -25,11 +26,14 @@ extension StoredSets {
             (_, written) = try store.write { stored in
                 let set = try readable(stored, key: key)
                 var entries = set.values
-                try change(&entries, set.schemaVersion.flatMap { Int(exactly: $0) })
-                guard entries != set.values else { throw NothingToWrite() }
                 // The set's own schema (stored by its app since AppSettings described settings)
-                // checks every value the edit changed; a set stored before has none.
+                // says which settings are optional, and checks every value the edit changed; a
+                // set stored before has none.
                 let schema = set.schemaText.flatMap { StoredSchema(text: $0, names: Array(set.values.keys)) }
+                try change(&entries, set.schemaVersion.flatMap { Int(exactly: $0) }) { path in
+                    schema.map { isOptional(path, in: $0) } ?? false
+                }
+                guard entries != set.values else { throw NothingToWrite() }
                 if let schema { try check(entries, changedFrom: set.values, against: schema) }
                 let (data, writeID) = SettingsCodec.archive(
                     set, replacingValuesWith: entries, schema: schema?.text(forNames: entries.keys.sorted()))
@@ -48,6 +52,23 @@ extension StoredSets {
             object.userDefaultsKey == key && (object.userDefaults === userDefaults || object.store.holds(written))
         }
         for object in others { object.storedSettingsDidChange() }
+    }
+
+    /// Whether the schema's node at `path` (a setting, then names into nested objects and
+    /// dictionaries) takes `nil`.
+    private static func isOptional(_ path: [String], in schema: StoredSchema) -> Bool {
+        guard let first = path.first, var node = schema.properties[first]?.node else { return false }
+        for component in path.dropFirst() {
+            switch node.unwrapped.node {
+            case .object(let properties):
+                guard let property = properties.first(where: { $0.name == component }) else { return false }
+                node = property.node
+            case .dictionary(let element): node = element
+            default: return false
+            }
+        }
+        if case .optional = node { return true }
+        return false
     }
 
     /// The stored set, when every setting of it can be read: a set that cannot is never rewritten.
@@ -88,5 +109,48 @@ extension StoredSets {
                 throw .invalidJSONValue(setting: problem.path, expected: problem.expected, found: problem.found)
             }
         }
+    }
+}
+
+extension StoredSets {
+    /// Takes the set under `key` away, under the domain's exclusive lock, keeping its bytes as the
+    /// app keeps an unreadable set's: under a backup key (`<key>.unreadable-<ms>`), written before
+    /// the key and its recovery copy are removed. Works whether or not the set can be read (an
+    /// unreadable set is what it is for). Returns the backup key.
+    ///
+    /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when nothing is stored under `key`
+    ///   (nor in its recovery copy); ``AppSettingsError/storeFailed(key:reason:)``
+    ///   when the domain cannot be written.
+    package static func remove(userDefaults: UserDefaults, key: String) throws(AppSettingsError) -> String {
+        try StoreNames.check(key: key)
+        let store = SettingsStore(userDefaults: userDefaults, key: key)
+        let domain = store.domain
+        let backupKey: String
+        do {
+            backupKey = try domain.withLock(exclusive: true, key: key) { () throws -> String in
+                domain.refresh()
+                let backupKey = SettingsKey(storedKey: key).backupKey()
+                if let object = domain.storedObject(forKey: key) {
+                    domain.setObject(object, forKey: backupKey)
+                } else if let bytes = try domain.readRecoveryCopy(forKey: key) {
+                    domain.setData(bytes, forKey: backupKey)
+                } else {
+                    throw AppSettingsError.readFailed(key: key, reason: "nothing is stored under it")
+                }
+                try domain.removeRecoveryCopy(forKey: key)
+                domain.removeObject(forKey: key)
+                guard domain.synchronize() else {
+                    throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)
+                }
+                return backupKey
+            }
+        } catch let error as AppSettingsError {
+            throw error
+        } catch {
+            throw .storeFailed(key: key, reason: "\(error)")
+        }
+        let others = StoreRegistry.liveObjects { $0.userDefaultsKey == key && $0.userDefaults === userDefaults }
+        for object in others { object.storedSettingsDidChange() }
+        return backupKey
     }
 }

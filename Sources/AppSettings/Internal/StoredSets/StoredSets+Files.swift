@@ -19,6 +19,22 @@ extension StoredSets {
         }
     }
 
+    /// What is stored under `key`, read as the app reads it: under the domain's shared lock (so
+    /// never half-way through another process's write), falling back on the recovery copy;
+    /// `nil` when nothing is stored (or the key is not one a set can have).
+    package static func lockedEntry(userDefaults: UserDefaults, key: String) -> DomainEntry? {
+        guard (try? StoreNames.check(key: key)) != nil else { return nil }
+        do {
+            switch try SettingsStore(userDefaults: userDefaults, key: key).read(refresh: true)?.object {
+            case nil: return nil
+            case .data(let data)?: return .data(data)
+            case .other(_, let typeName)?: return .other(typeName: typeName)
+            }
+        } catch {
+            return .unreadable("\(error)")
+        }
+    }
+
     /// What a file holds: one set's archive (a Linux recovery copy gives its newest whole copy),
     /// or a domain's settings keys (a binary or XML property list).
     package enum FileContents {

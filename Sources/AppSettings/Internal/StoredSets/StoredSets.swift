@@ -28,6 +28,12 @@ package enum StoredSets {
         return (document.schemaVersion, document.entries)
     }
 
+    /// The value JSON text holds (read exactly, as documents are: `JSONReader`); `nil` when the
+    /// text is not JSON.
+    package static func storedValue(fromJSONText text: String) -> StoredValue? {
+        try? JSONReader.value(from: Data(text.utf8))
+    }
+
     /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
     package static func storedValue(fromJSON value: Any) -> StoredValue? { JSONForm.storedValue(fromJSON: value) }
 

@@ -205,7 +205,22 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     override var valueTypeName: String { String(describing: Value.self) }
 
     override func overrideValue(from stored: StoredValue) throws -> Any {
-        let parsed = try witness.overrideValue(from: stored)
+        let parsed: Value
+        do {
+            parsed = try witness.overrideValue(from: stored)
+        } catch let mismatch as StoredValueMismatch {
+            // In the words a document's refusal uses (what the schema accepts: the choices, the
+            // range, the form); a type the schema does not describe keeps its own.
+            guard schemaNode.unwrapped.node != .any else { throw mismatch }
+            let given = if case .string(let text) = stored { "'\(text)'" } else { JSONForm.description(of: stored) }
+            throw StoredValueMismatch(expectedDescription: schemaNode.expectedText, foundDescription: given)
+        }
+        if let range = rules.range, let number = Self.number(in: stored), range.contains(number) == false {
+            // The number as given, before the type rounds it (`1.00000001` is no `Float` in 0...1).
+            throw StoredValueMismatch(
+                expectedDescription: "\(valueTypeName) in \(range.text)",
+                foundDescription: "\(JSONForm.description(of: number)), outside the range")
+        }
         if let isInRange, !isInRange(parsed), let range = rules.range {
             // An override is an administrator's or a tester's statement: one outside the range
             // is refused (and listed), not clamped into something nobody asked for.
@@ -214,6 +229,18 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
                 foundDescription: "\(String(describing: parsed)), outside the range")
         }
         return validate?(parsed) ?? parsed
+    }
+
+    /// The number an override gives, as given: a stored number, or text that reads as one.
+    private static func number(in stored: StoredValue) -> StoredValue? {
+        switch stored {
+        case .integer, .unsignedInteger, .double: return stored
+        case .float(let value): return .double(Double(value))
+        case .string(let text):
+            guard let number = Double(OverrideText.trimmed(text)), number.isFinite else { return nil }
+            return .double(number)
+        default: return nil
+        }
     }
 
     override var schemaNode: SchemaNode { witness.schemaNode }

@@ -2,7 +2,9 @@
 # Crash safety (issue 3, point 6): kills a process that synchronizes settings in a loop with
 # SIGKILL at random moments, KILLS times (default 200), and checks after each kill that a fresh
 # load gives a whole settings set (counter n, label "v<n>", values [n, n, n]) at least as new as
-# the last one the process reported synchronized.
+# the last one the process reported synchronized, and that every other key of the suite is still
+# in its domain file: OTHERS plain keys of the app's own (default 20) and a backup of the set's
+# key (`<key>.unreadable-<ms>`), stored before the first round. A round that loses any is a loss.
 #
 # All rounds use ONE suite: every round starts from what the previous kill left behind (a damaged
 # domain file included), so damage that a round fails to repair is found by the next rounds too,
@@ -12,11 +14,13 @@
 # others 0–99 ms or 0–9 ms after the round's first synchronization returned, when the loop does
 # nothing but synchronize, so they land inside `synchronizeToUserDefaults()`.
 #
-# Usage: scripts/kill-test.sh [KILLS]        (SCRATCH_PATH=... to build elsewhere than .build)
-# Prints `kills: K, losses: N` and exits non-zero when N > 0.
+# Usage: scripts/kill-test.sh [KILLS [OTHERS]]   (SCRATCH_PATH=... to build elsewhere than .build)
+# Prints `kills: K, losses: N, other keys lost: O, backups lost: B` and exits non-zero when any
+# of them is not 0.
 set -euo pipefail
 
 kills=${1:-200}
+others=${2:-20}
 cd "$(dirname "$0")/.."
 
 source scripts/build-test-host.sh
@@ -38,6 +42,10 @@ fresh_damage=0  # of those, rounds whose kill damaged a domain that was intact b
 previous_intact=1
 no_print=0      # killed before the first synchronization of the round returned
 last_synced=0   # the newest counter a loop reported synchronized, over all rounds
+others_lost=0   # plain keys missing after a kill, summed over rounds
+backups_lost=0  # the backup missing after a kill, summed over rounds
+
+"$host" seed-others "$suite" "$postfix" "$others" >/dev/null
 
 for ((round = 1; round <= kills; round++)); do
     out="$work/out"
@@ -77,6 +85,15 @@ for ((round = 1; round <= kills; round++)); do
     elif [[ -z "$counter" ]] || ((counter < last_synced)); then
         problem="counter ${counter:-?} is older than the last synchronized $last_synced"
     fi
+    # Every other key of the suite and the backup, read from the domain file as it is on disk.
+    kept=$("$host" others "$suite" "$postfix" "$others")
+    kept_others=$(sed -n 's/.*others=\([0-9]*\)\/.*/\1/p' <<<"$kept")
+    kept_backups=$(sed -n 's/.*backups=\([0-9]*\)\/.*/\1/p' <<<"$kept")
+    if [[ "${kept_others:-0}" -ne "$others" || "${kept_backups:-0}" -ne 1 ]]; then
+        others_lost=$((others_lost + others - ${kept_others:-0}))
+        backups_lost=$((backups_lost + 1 - ${kept_backups:-0}))
+        problem="${problem:+$problem; }the domain file lost keys: $kept"
+    fi
     if [[ -n "$problem" ]]; then
         losses=$((losses + 1))
         echo "round $round: LOSS: $problem [$state]" >&2
@@ -99,5 +116,5 @@ printf 'domain damaged or without the key after the kill (loaded from the recove
     "$recovered" "$kills"
 printf ' (%d damaged by that kill, the others left damaged by an earlier round)\n' "$fresh_damage"
 printf 'time: %d.%01d s\n' $((elapsed_ms / 1000)) $((elapsed_ms % 1000 / 100))
-echo "kills: $kills, losses: $losses"
+echo "kills: $kills, losses: $losses, other keys lost: $others_lost, backups lost: $backups_lost"
 ((losses == 0))

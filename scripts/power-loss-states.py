@@ -59,9 +59,11 @@ Usage: power-loss-states.py HOST WORK_DIRECTORY STRACE [--scenario TITLE]... [--
 --keep writes each losing state into DIRECTORY.
 Environment: the host inherits it (APPSETTINGS_INJECTED_FAULT, APPSETTINGS_RECOVERY_COPY_DELAY_MS
 for the self-test's host). Prints one line per scenario and a total:
-`crash states: N, lost: L, mixed: M, unreadable: U` (details of each on standard error unless
---quiet).
-Exits 1 when L or M is not 0, 2 when the recording holds a writing call the model does not describe
+`crash states: N, lost: L, mixed: M, unreadable: U, other keys lost: O` (details of each on
+standard error unless --quiet). O counts the states whose domain file lost one of the keys other
+code keeps in the suite (in the scenarios whose setup stores them: see OTHER_KEYS): the domain file,
+like the recovery copy, must come out of every crash whole.
+Exits 1 when L, M or O is not 0, 2 when the recording holds a writing call the model does not describe
 or fewer than 50 states were explored.
 """
 
@@ -82,7 +84,7 @@ SECTOR = 512
 
 
 class Scenario:
-    def __init__(self, processes, setup=None, prepare=None, known_failure=None):
+    def __init__(self, processes, setup=None, prepare=None, known_failure=None, others=True):
         # processes: host processes run one after another; a process given as
         # ("wait-for", steps, other processes) runs until its `wait` step, the others run, then it
         # goes on. setup: steps run untraced before (their files are on disk, flushed, when the
@@ -92,6 +94,9 @@ class Scenario:
         self.prepare = prepare
         # known_failure: why the scenario fails today; such a scenario runs only when named.
         self.known_failure = known_failure
+        # others: the setup first stores OTHER_KEYS and a backup of set A's key in the domain (the
+        # app's own keys), and every crash state's domain file must hold each of them as stored.
+        self.others = others
 
 
 def make_plain_archive(home):
@@ -110,7 +115,10 @@ def make_plain_archive(home):
 SCENARIOS = {
     # The first save of a set into a new suite (the domain file and the directories are created),
     # then several saves in a row by one process (slots written in place).
-    "saves in a row": Scenario([["A:triple:1", "A:triple:2", "A:triple:3", "A:triple:4"]]),
+    "saves in a row": Scenario([["A:triple:1", "A:triple:2", "A:triple:3", "A:triple:4"]], others=False),
+    # The same into a domain that already holds the app's own keys and a backup: each save writes
+    # the whole domain file anew (never in place), and no crash state may lose one of them.
+    "saves in a row beside other keys": Scenario([["A:triple:1", "A:triple:2", "A:triple:3"]]),
     # Several sets in one suite, saved in turns by one process, then by another; set C's first
     # save comes into a domain that already holds A and B.
     "several sets": Scenario([
@@ -140,14 +148,32 @@ SCENARIOS = {
     "a plain archive converted": Scenario([["A:triple:2", "A:triple:3"]], setup=["A:triple:1"],
                                           prepare=make_plain_archive),
     # Two sets, the suite removed, then a set saved into the suite anew by another process.
-    "a suite removed": Scenario([["A:triple:1", "B:triple:1", "remove"], ["A:triple:2"]]),
+    "a suite removed": Scenario([["A:triple:1", "B:triple:1", "remove"], ["A:triple:2"]], others=False),
     # The same, saved anew by the process that removed the suite.
     "a suite removed, saved anew by the same process": Scenario(
         [["A:triple:1", "B:triple:1", "remove", "A:triple:2"]],
         known_failure="the store directory made anew after a removal is flushed, but not the directory above it "
                       "(DomainLocation flushes the ancestors once per process): with the domain's key lost, the "
-                      "save after the removal loads as the defaults"),
+                      "save after the removal loads as the defaults", others=False),
 }
+
+# What the setup of a scenario with `others` stores besides the sets (the host's `seed` step), and
+# what every crash state's domain file must still hold.
+OTHER_KEY_COUNT = 5
+OTHER_KEYS = {f"plain.{index}": f"the app's own value {index}" for index in range(OTHER_KEY_COUNT)}
+OTHER_KEYS[KEY_PREFIX + "A.unreadable-1700000000000"] = b"bytes a load could not read"
+
+
+def missing_other_keys(data):
+    """How many of OTHER_KEYS the domain file's bytes do not hold as stored (all of them when there
+    is no file or it is not a property-list dictionary)."""
+    try:
+        domain = plistlib.loads(data) if data is not None else None
+    except Exception:
+        domain = None
+    if not isinstance(domain, dict):
+        return len(OTHER_KEYS)
+    return sum(1 for key, value in OTHER_KEYS.items() if domain.get(key) != value)
 
 # Every system call is traced. Calls on a file or path under HOME that are neither modelled below
 # nor in this list fail the test: they might write. These read, or change only metadata the
@@ -186,10 +212,11 @@ def set_up(host, home, scenario):
     """Runs the scenario's setup, untraced, with no fault injected; returns the marks it printed."""
     environment = host_environment(home)
     marks = []
-    if scenario.setup:
+    setup = ([f"seed:{OTHER_KEY_COUNT}"] if scenario.others else []) + (scenario.setup or [])
+    if setup:
         plain = dict(environment)
         plain.pop("APPSETTINGS_INJECTED_FAULT", None)
-        finished = subprocess.run([host, "steps", SUITE] + scenario.setup, env=plain, capture_output=True,
+        finished = subprocess.run([host, "steps", SUITE] + setup, env=plain, capture_output=True,
                                   text=True)
         if finished.returncode != 0:
             sys.exit(f"power-loss: the setup process failed: {finished.stderr.strip()}")
@@ -1030,11 +1057,19 @@ def run(host, work, strace, title, scenario, quiet, keep, pool):
 
     # Every state twice: as it is, and with the domain file's keys of the sets removed.
     variants = {}   # (state id, without keys) -> files to materialize
+    others_lost = 0  # states whose domain file lost one of the app's own keys or the backup
     for identifier, _ in found:
         files = [(path, None if content == -1 else explorer.content_bytes[content if content >= 0 else -2 - content])
                  for path, content in explorer.states[identifier]]
         variants[(identifier, False)] = files
         domain = [data for path, data in files if path == domain_relative]
+        if scenario.others:
+            missing = missing_other_keys(domain[0] if domain else None)
+            if missing:
+                others_lost += 1
+                if not quiet and others_lost <= 3:
+                    print(f"{title}: the domain file lost {missing} of the {len(OTHER_KEYS)} other keys "
+                          f"({len(domain[0]) if domain and domain[0] is not None else 'no'} bytes)", file=sys.stderr)
         stripped = without_keys(domain[0], sets) if domain and domain[0] is not None else None
         if stripped is not None:
             variants[(identifier, True)] = [(path, stripped if path == domain_relative else data)
@@ -1101,9 +1136,10 @@ def run(host, work, strace, title, scenario, quiet, keep, pool):
     domain_steps = sum(1 for step in program if step[0] != "mark")
     print(f"{title}: {total} crash states ({counts[False]} as left, {counts[True]} with the domain's keys "
           f"removed), {schedules} interleavings of a save's two threads, {len(by_files)} loads, "
-          f"{domain_steps} steps; lost: {lost}, mixed: {mixed}, unreadable: {unreadable}")
+          f"{domain_steps} steps; lost: {lost}, mixed: {mixed}, unreadable: {unreadable}"
+          + (f", other keys lost: {others_lost}" if scenario.others else ""))
     sys.stdout.flush()
-    return total, lost, mixed, unreadable
+    return total, lost, mixed, unreadable, others_lost
 
 
 def damaged_domains(host, work, contents):
@@ -1210,7 +1246,7 @@ def main():
     positional = [value for index, value in enumerate(arguments)
                   if not value.startswith("--") and (index == 0 or arguments[index - 1] not in ("--scenario", "--keep"))]
     host, work, strace = positional[:3]
-    total = lost = mixed = unreadable = 0
+    total = lost = mixed = unreadable = others_lost = 0
     unmodelled = False
     # Loads mostly wait: corelibs sleeps 150 ms three times before it gives up a damaged domain file.
     with concurrent.futures.ThreadPoolExecutor(max_workers=12) as pool:
@@ -1223,14 +1259,16 @@ def main():
                 continue
             total, lost, mixed = total + result[0], lost + result[1], mixed + result[2]
             unreadable += result[3]
-    print(f"crash states: {total}, lost: {lost}, mixed: {mixed}, unreadable: {unreadable}")
+            others_lost += result[4]
+    print(f"crash states: {total}, lost: {lost}, mixed: {mixed}, unreadable: {unreadable}, "
+          f"other keys lost: {others_lost}")
     if unmodelled:
         print("power-loss: the recording holds writing calls the model does not describe (above)", file=sys.stderr)
         return 2
     if total < 50:
         print(f"power-loss: only {total} crash states explored", file=sys.stderr)
         return 2
-    return 1 if lost or mixed else 0
+    return 1 if lost or mixed or others_lost else 0
 
 
 if __name__ == "__main__":

@@ -15,12 +15,14 @@
 # `-Xswiftc -DAPPSETTINGS_INJECTED_FAULTS` (debug, in a build directory of its own; see
 # Sources/AppSettings/Internal/Support/InjectedFault.swift) runs with each deliberate bug
 # (no directory flush after the rename, writing the slot that holds the newest copy, no fdatasync
-# after the slot write, no checksum check on read), on the ordinary schedule and with the copy's
+# after the slot write, no checksum check on read, the domain file rewritten in place as corelibs
+# does), on the ordinary schedule and with the copy's
 # thread 30 ms late; each run must find lost or mixed states. The same host without a bug, copy
 # 30 ms late, must find none.
 #
 # Usage: scripts/power-loss-test.sh [--self-test]   (SCRATCH_PATH=... to build elsewhere than .build)
-# Prints, per scenario and in all, `crash states: N, lost: L, mixed: M, unreadable: U` (each loss,
+# Prints, per scenario and in all, `crash states: N, lost: L, mixed: M, unreadable: U, other keys
+# lost: O` (O: states whose domain file lost one of the app's own keys or a backup; each loss,
 # and what was recorded, on standard error), then one line per mutant. Exits non-zero when L or M
 # is not 0, when a writing call the model does not describe was recorded, when fewer than 50
 # states were explored, or when the self-test missed a bug.
@@ -82,7 +84,7 @@ run_case() {
 }
 
 cases=("clean 30" "no-directory-flush 0" "no-directory-flush 30" "newest-slot 0" "newest-slot 30"
-    "no-slot-flush 0" "no-slot-flush 30" "no-checksum 0" "no-checksum 30")
+    "no-slot-flush 0" "no-slot-flush 30" "no-checksum 0" "no-checksum 30" "domain-in-place 0")
 running=0
 for entry in "${cases[@]}"; do
     read -r fault delay <<<"$entry"

@@ -23,15 +23,23 @@ func say(_ line: String) {
 /// damaged domain, which corelibs silently loads as empty, is told apart from a missing key.
 func domainState(of settings: HostSettings) -> String {
     guard let url = settings.domainFileURL else { return "unknown" }
-    guard let data = try? Data(contentsOf: url) else { return "no-file" }
-    guard
-        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil),
-        let dictionary = plist as? [String: Any]
-    else {
-        return "damaged"
-    }
+    guard (try? Data(contentsOf: url)) != nil else { return "no-file" }
+    guard let dictionary = domainDictionary(of: settings) else { return "damaged" }
     return dictionary[settings.userDefaultsKey] == nil ? "key-missing" : "has-key"
 }
+
+/// The domain file's dictionary, read directly; `nil` when there is no file or it is damaged.
+func domainDictionary(of settings: HostSettings) -> [String: Any]? {
+    guard let url = settings.domainFileURL, let data = try? Data(contentsOf: url) else { return nil }
+    return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
+}
+
+/// The app's own keys `seed-others` stores and `others` counts: `plain.<index>`.
+func otherValue(_ index: Int) -> String { "the app's own value \(index)" }
+
+/// The backup of unreadable bytes `seed-others` stores under the set's key, and its bytes.
+let backupSuffix = ".unreadable-1700000000000"
+let backupBytes = Data("bytes a load could not read".utf8)
 
 /// Synchronizes `settings`, or ends the process with the error (`context` says where).
 func synchronizeOrFail(_ settings: HostSettings, _ context: String = "") {

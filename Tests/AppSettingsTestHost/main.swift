@@ -26,6 +26,10 @@
 //                                                           without synchronizing it, then saves,
 //                                                           reverts and loads the set in <suite>:
 //                                                           `other domain written: <yes|no>`
+//     AppSettingsTestHost seed-others <suite> <postfix> <n>  n plain keys of the app's own and a
+//                                                           backup of the set's key, synchronized
+//     AppSettingsTestHost others <suite> <postfix> <n>       `others=<found>/<n> backups=<found>/1`, read
+//                                                           from the domain file as it is on disk
 //     AppSettingsTestHost overrides <suite> <postfix> [assign]  JSON: the `OverrideSettings` as read,
 //                                                           each one's source, the ignored overrides and
 //                                                           what is stored; `assign` first sets soundLevel
@@ -194,6 +198,8 @@ case "steps":
     //   <postfix>:sync              synchronizes the set
     //   wait                        prints `@@waiting`, then reads a line from standard input
     //   remove                      `AppSettingsObject.removeSuite(named:)` of the suite
+    //   seed:<n>                    n plain keys of the app's own and a backup of set A's key, as
+    //                               `seed-others` stores them (UserDefaults, synchronized)
     // Each synchronization is announced by `@@begin <postfix>` before it starts and
     // `@@end <postfix> <fields>` (the set the object holds after it) once it returned; a removal
     // by `@@begin-remove` and `@@end-remove`.
@@ -217,6 +223,12 @@ case "steps":
             say("@@begin-remove")
             do { try AppSettingsObject.removeSuite(named: suite) } catch { fail("removeSuite failed: \(error)") }
             say("@@end-remove")
+            continue
+        }
+        if parts.count == 2, parts[0] == "seed", let count = Int(parts[1]) {
+            for index in 0..<count { userDefaults.set(otherValue(index), forKey: "plain.\(index)") }
+            userDefaults.set(backupBytes, forKey: "AppSettings.A" + backupSuffix)
+            guard userDefaults.synchronize() else { fail("could not synchronize the other keys") }
             continue
         }
         guard parts.count >= 2 else { fail("unknown step \(step)") }
@@ -304,6 +316,24 @@ case "own-domain":
             String(decoding: $0, as: UTF8.self).contains("pending")
         } ?? false
     say("other domain written: \(written ? "yes" : "no") counter=\(settings.counter)")
+
+case "seed-others":
+    // What the user had besides the set: the kill test counts each of them after every kill.
+    let settings = HostSettings(userDefaults: userDefaults)
+    for index in 0..<numberArgument(4) { userDefaults.set(otherValue(index), forKey: "plain.\(index)") }
+    userDefaults.set(backupBytes, forKey: settings.userDefaultsKey + backupSuffix)
+    guard userDefaults.synchronize() else { fail("could not synchronize the other keys") }
+    say("ok")
+
+case "others":
+    let settings = HostSettings(userDefaults: userDefaults)
+    let count = numberArgument(4)
+    let stored = domainDictionary(of: settings) ?? [:]
+    let others = (0..<count).filter { index in
+        (stored["plain.\(index)"] as? String) == otherValue(index)
+    }.count
+    let backups = (stored[settings.userDefaultsKey + backupSuffix] as? Data) == backupBytes ? 1 : 0
+    say("others=\(others)/\(count) backups=\(backups)/1")
 
 case "fields-of":
     // One fresh load of each set: `<postfix> counter=<n> label=<s> values=<a,b,…> error=<yes|no>`.

@@ -27,5 +27,78 @@ import Testing
             let contents = try #require(FileManager.default.contents(atPath: file))
             #expect(String(decoding: contents, as: UTF8.self).contains("pending"))
         }
+
+        /// Issue 40: a save writes the domain to a new file renamed into place (never truncating the
+        /// old one), as corelibs writes it (an XML property list), with every other key and backup.
+        @Test func aSaveReplacesTheDomainFileWholeWithEveryOtherKey() throws {
+            let suite = TemporarySuite()
+            let settings = MySettings(userDefaults: suite.userDefaults)
+            let backupKey = settings.userDefaultsKey + ".unreadable-1700000000000"
+            suite.userDefaults.set("the app's own", forKey: "plain")
+            suite.userDefaults.set(["a": 1, "b": [true, false]], forKey: "nested")
+            suite.userDefaults.set(Data([1, 2, 3]), forKey: backupKey)
+            #expect(suite.userDefaults.synchronize())
+            let path = DomainLocation.of(suite.userDefaults).domainFilePath
+            let before = try #require(try GuardedFile.version(of: path))
+
+            settings.theme = .dark
+            try settings.synchronizeToUserDefaults()
+
+            let after = try #require(try GuardedFile.version(of: path))
+            #expect(after.inode != before.inode, "the old file was rewritten in place")
+            let data = try #require(FileManager.default.contents(atPath: path))
+            #expect(data.starts(with: Data("<?xml".utf8)))
+            var format = PropertyListSerialization.PropertyListFormat.binary
+            let stored = try #require(
+                try PropertyListSerialization.propertyList(from: data, format: &format) as? [String: Any])
+            #expect(format == .xml)
+            #expect(stored["plain"] as? String == "the app's own")
+            #expect((stored["nested"] as? [String: Any])?["a"] as? Int == 1)
+            #expect(stored[backupKey] as? Data == Data([1, 2, 3]))
+            #expect(stored[settings.userDefaultsKey] is Data)
+            let directory = (path as NSString).deletingLastPathComponent
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
+                .filter { $0.hasPrefix("." + (path as NSString).lastPathComponent) }
+            #expect(leftovers.isEmpty)
+            // corelibs reads it back as the app stored it.
+            let other = suite.another()
+            #expect(other.string(forKey: "plain") == "the app's own")
+            #expect(MySettings(userDefaults: other).theme == .dark)
+        }
+
+        /// Issue 40: a damaged domain file and no recovery copy: the load says so (not "nothing
+        /// stored"), and the next save keeps the file's bytes beside it before replacing it.
+        @Test func aDamagedDomainWithoutACopyIsReportedAndItsBytesAreKept() throws {
+            let suite = TemporarySuite()
+            let settings = MySettings(userDefaults: suite.userDefaults)
+            settings.theme = .dark
+            try settings.synchronizeToUserDefaults()
+            let copy = try #require(settings.recoveryCopyURL)
+            try FileManager.default.removeItem(at: copy)
+            let path = DomainLocation.of(suite.userDefaults).domainFilePath
+            let damaged = Data("<?xml version=\"1.0\"?><plist><dict><key>plain</key><stri".utf8)
+            try damaged.write(to: URL(fileURLWithPath: path))
+
+            let reloaded = MySettings(userDefaults: suite.another())
+            guard case .readFailed(let key, let reason)? = reloaded.lastLoadError else {
+                Issue.record("expected readFailed, got \(String(describing: reloaded.lastLoadError))")
+                return
+            }
+            #expect(key == settings.userDefaultsKey)
+            #expect(reason.contains("damaged") && reason.contains(path))
+
+            #expect(reloaded.theme == .light)
+            reloaded.theme = .dark
+            try reloaded.synchronizeToUserDefaults()
+            let directory = (path as NSString).deletingLastPathComponent
+            let kept = try FileManager.default.contentsOfDirectory(atPath: directory)
+                .filter { $0.hasPrefix((path as NSString).lastPathComponent + ".unreadable-") }
+            try #require(kept.count == 1)
+            #expect(FileManager.default.contents(atPath: directory + "/" + kept[0]) == damaged)
+            let again = MySettings(userDefaults: suite.another())
+            #expect(again.lastLoadError == nil)
+            #expect(again.theme == .dark)
+            try? FileManager.default.removeItem(atPath: directory + "/" + kept[0])
+        }
     }
 #endif

@@ -23,32 +23,49 @@ extension AppSettingsObject {
     /// A change of the user's value of a setting an override holds is not seen by readers: it
     /// is told to the parent (which has an unsaved change then) but not to observers, unless
     /// `hidingOverridden` is `false` (the override itself changed).
+    ///
+    /// Deliveries are serialized per object, outside the lock: when another thread is delivering
+    /// this object's announcements, this one is queued for it and this call returns (as does one
+    /// made from an observer while it is told). The parent is told at once, on this thread.
     final func announce(_ indices: [Int], propagatesToParent: Bool = true, hidingOverridden: Bool = true) {
         guard !indices.isEmpty else { return }
-        let (deferred, parent, continuations, seen) = _state.withLock { state in
+        let (parent, seen, delivers) = _state.withLock { state in
             let hidden = hidingOverridden && indices.contains { slots[$0].overrideSource != nil }
             let seen = hidden ? indices.filter { slots[$0].overrideSource == nil } : indices
             let deferred = state.announcements.holdBack(seen)
-            return (deferred, state.parent?.object, state.announcements.listeners, seen)
+            let continuations = state.announcements.listeners
+            let delivers = state.announcements.queue { [self] in
+                deliver(seen, notifying: deferred ? [] : continuations, posting: !deferred)
+            }
+            return (state.parent?.object, seen, delivers)
         }
-        for index in seen {
-            _registrar.willSet(self, keyPath: slots[index].observationKeyPath)
-            _registrar.didSet(self, keyPath: slots[index].observationKeyPath)
-        }
-        if !deferred, !seen.isEmpty {
-            // One setting (every assignment): its notification's userInfo is made once.
-            let single = seen.count == 1 ? slots[seen[0]] : nil
-            let names = single.map { [$0.name] } ?? seen.sorted().map { slots[$0].name }
-            NotificationCenter.default.post(
-                name: Self.didChangeNotification,
-                object: self,
-                userInfo: single?.changeUserInfo ?? [Self.changedSettingNamesKey: names]
-            )
-            for continuation in continuations { continuation.yield(.settingsChanged(names)) }
+        if delivers {
+            while let delivery = _state.withLock({ $0.announcements.nextDelivery() }) { delivery() }
         }
         if propagatesToParent, let parent, indices.contains(where: { !slots[$0].isConstant }) {
             parent.nestedObjectDidChange(self, seen: !seen.isEmpty)
         }
+    }
+
+    /// Tells Observation of the settings at `seen`, then, when `posting`, posts the notification
+    /// and yields to `continuations`. Called with no lock held, by one thread at a time.
+    private func deliver(
+        _ seen: [Int], notifying continuations: [AsyncStream<AppSettingsChange>.Continuation], posting: Bool
+    ) {
+        for index in seen {
+            _registrar.willSet(self, keyPath: slots[index].observationKeyPath)
+            _registrar.didSet(self, keyPath: slots[index].observationKeyPath)
+        }
+        guard posting, !seen.isEmpty else { return }
+        // One setting (every assignment): its notification's userInfo is made once.
+        let single = seen.count == 1 ? slots[seen[0]] : nil
+        let names = single.map { [$0.name] } ?? seen.sorted().map { slots[$0].name }
+        NotificationCenter.default.post(
+            name: Self.didChangeNotification,
+            object: self,
+            userInfo: single?.changeUserInfo ?? [Self.changedSettingNamesKey: names]
+        )
+        for continuation in continuations { continuation.yield(.settingsChanged(names)) }
     }
 
     /// Runs `body`, then posts one notification for every setting that changed during it.

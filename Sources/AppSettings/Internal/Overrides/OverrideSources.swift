@@ -172,8 +172,10 @@ enum ManagedConfigurationSource {
     /// and takes what was read before while the file is the same (same inode, size, modification
     /// and change times). A place that cannot be reached (a directory without permission) is
     /// reported, not skipped. The file is an administrator's: it may be a link (configuration
-    /// managers link files into `/etc`), but a FIFO or a device is refused without blocking, and a
-    /// file over ``GuardedFile/maximumDocumentByteCount`` bytes is refused unread.
+    /// managers link files into `/etc`), but a FIFO or a device is refused without blocking, a
+    /// file over ``GuardedFile/maximumDocumentByteCount`` bytes is refused unread, and so is one
+    /// that is not trusted: owned by another user than this one or root, or writable by others
+    /// (``GuardedFile/refusalOfOwnership(of:at:)``).
     static func read(key: String, domain: String, directories: [String]) -> Read {
         for path in filePaths(key: key, domain: domain, directories: directories) {
             let version: GuardedFile.Version
@@ -193,6 +195,9 @@ enum ManagedConfigurationSource {
     }
 
     private static func parse(_ path: String) -> Read {
+        if let refusal = GuardedFile.refusalOfFile(at: path) {
+            return .unreadable(origin: path, value: "", reason: "it is not trusted: \(refusal)")
+        }
         let data: Data
         do {
             guard

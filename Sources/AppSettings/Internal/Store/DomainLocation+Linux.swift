@@ -166,6 +166,12 @@
             ancestorsFlushed.withLock { $0 = true }
         }
 
+        /// Flushes the configuration directory, so that a domain file renamed into it persists
+        /// through a power loss.
+        func flushConfigurationDirectory() throws(AppSettingsError) {
+            try Self.flushDirectory(ConfigurationDirectory.path, key: suiteName ?? domainName)
+        }
+
         private static func flushDirectory(
             _ path: String,
             key: String,

@@ -3,6 +3,11 @@
 // processes, so this domain
 // - holds an exclusive `flock` per domain around every write (and a shared one around reads), so
 //   processes writing different keys of one domain never drop each other's keys;
+// - writes the domain's file itself, never in place (`DomainFile`): its changes are kept here, not
+//   in CoreFoundation's memory, and ``synchronize()`` writes the file on disk with them applied to
+//   a new file renamed into place, then has CoreFoundation re-read it. A kill or a power loss
+//   leaves the old file or the new one, each with every other key and backup; a damaged file is
+//   kept beside it before it is replaced;
 // - keeps a copy of each written blob in a file of its own, with two slots written in turns in
 //   place and flushed with `fdatasync` (`RecoveryCopyFormat`), so that neither a process killed
 //   mid-write nor a power loss can damage it or bring back an older copy once the save returned
@@ -21,6 +26,8 @@
     struct PreferencesDomain {
         let userDefaults: UserDefaults
         let location: DomainLocation
+        /// What was set and not yet written (see ``synchronize()``).
+        private let pending = PendingDomainChanges()
 
         init(_ userDefaults: UserDefaults) {
             self.userDefaults = userDefaults
@@ -67,14 +74,12 @@
             return .other(value, typeName: foundTypeName(of: value))
         }
 
-        /// Sets `data` under `key` in memory; ``synchronize()`` flushes it.
+        /// Sets `data` under `key` for the next ``synchronize()``, which writes it.
         func setData(_ data: Data, forKey key: String) {
-            // `set(_:forKey:)` first checks the value is a property list by bridging it from
-            // `NSData` back to `Data` byte by byte (about 60 ns a byte): for a settings blob that
-            // costs more than the archiving. The value is `Data`, so the check is skipped and the
-            // bytes go to CoreFoundation as `set` would pass them, in one `NSData`, copied at once.
-            let object = data.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
-            CFPreferencesSetAppValue(cfString(key), object, location.applicationName)
+            // `UserDefaults.set(_:forKey:)` would first check the value is a property list by
+            // bridging it from `NSData` back to `Data` byte by byte (about 60 ns a byte): for a
+            // settings blob that costs more than the archiving. The bytes go in one `CFData`.
+            pending.set(cfData(data), forKey: key)
         }
 
         /// What the app or a per-key library stored under `key`, leaving out `register(defaults:)`
@@ -109,10 +114,14 @@
             }
         }
 
-        func setObject(_ object: Any, forKey key: String) { userDefaults.set(object, forKey: key) }
-        func removeObject(forKey key: String) { userDefaults.removeObject(forKey: key) }
-        /// Writes this domain's changes to its file, re-reading the file first (CoreFoundation merges
-        /// what other processes wrote under other keys), and drops what it holds in memory of it.
+        /// Sets a property-list `object` (a backup of what other code stored) for the next ``synchronize()``.
+        func setObject(_ object: Any, forKey key: String) { pending.set(propertyListObject(object), forKey: key) }
+        func removeObject(forKey key: String) { pending.set(nil, forKey: key) }
+
+        /// Writes the changes set since the last call to the domain's file, as it is on disk now (the
+        /// caller holds the exclusive lock), with ``DomainFile/write(_:at:)``: a new file renamed into
+        /// place. Then, as without changes, drops what CoreFoundation holds of the domain, so that its
+        /// next read re-reads the file.
         ///
         /// This domain only: corelibs' `UserDefaults.synchronize()` synchronizes every domain the
         /// process has read (`CFPreferencesAppSynchronize` → `_CFSynchronizeDomainCache`): it writes
@@ -120,13 +129,47 @@
         /// read, and its result is `false` when any of them fails. A save would pay for the app's
         /// other domains, and blame its own file for their failures.
         func synchronize() -> Bool {
-            CFPreferencesSynchronize(location.applicationName, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
+            let changes = pending.take()
+            var failure: DomainFile.Failure?
+            if !changes.isEmpty {
+                do throws(DomainFile.Failure) {
+                    if let kept = try DomainFile.write(changes, at: location) {
+                        Log.notice("\(location.domainFilePath) could not be read; its bytes were kept in \(kept)")
+                    }
+                } catch {
+                    failure = error
+                }
+            }
+            pending.lastFailure.withLock { $0 = failure }
+            // The library never sets values in CoreFoundation's memory, so this writes nothing of its
+            // own: CoreFoundation forgets the domain and re-reads it at its next read. (Changes the
+            // app set with `UserDefaults` in this process and has not synchronized are written by
+            // corelibs here, in place, as its own `synchronize()` would.)
+            let dropped = CFPreferencesSynchronize(
+                location.applicationName, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
+            return failure == nil && dropped
         }
+
         /// Why ``synchronize()`` returned `false`, naming the file.
-        var synchronizeFailure: String { "UserDefaults could not write \(location.domainFilePath)" }
+        var synchronizeFailure: String {
+            pending.lastFailure.withLock { $0?.reason } ?? "UserDefaults could not write \(location.domainFilePath)"
+        }
+
+        /// Whether the last ``synchronize()`` failed after its new file was already in place.
+        private var failedAfterReplacing: Bool { pending.lastFailure.withLock { $0?.replaced ?? false } }
 
         /// Makes the next read re-read the domain's file: a ``synchronize()`` without changes.
         func refresh() { _ = synchronize() }
+
+        /// Why the domain reads nothing under `key` though its file holds bytes: the file is not a
+        /// property-list dictionary (CoreFoundation reads it as an empty domain). `nil` otherwise.
+        func damage(forKey key: String) -> String? {
+            let path = location.domainFilePath
+            guard case .damaged(let bytes)? = try? DomainFile.contents(at: path) else { return nil }
+            return "the domain file \(path) is damaged (\(bytes.count) bytes that are not a property list), and "
+                + "no recovery copy of the set was found; it loads as nothing stored, and the next save keeps "
+                + "its bytes in \(path).unreadable-<milliseconds> before it replaces the file"
+        }
 
         // MARK: Recovery copy
 
@@ -174,7 +217,8 @@
             case (.success, .success):
                 return
             case (.success, .failure(let copyError)):
-                restore(previous, forKey: key)
+                // The domain's file holds the new set: written again with the set before.
+                setOrRemove(previous, forKey: key)
                 let outcome =
                     synchronize()
                     ? "the domain was put back to the set it held before: nothing was stored"
@@ -182,7 +226,7 @@
                         + "set before"
                 throw AppSettingsError.storeFailed(key: key, reason: "\(reason(of: copyError)); \(outcome)")
             case (.failure(let domainError), .success(let undo)):
-                restore(previous, forKey: key)
+                putBackIfReplaced(previous, forKey: key)
                 let outcome: String
                 do throws(AppSettingsError) {
                     try copy.undo(undo)
@@ -194,15 +238,24 @@
                 }
                 throw AppSettingsError.storeFailed(key: key, reason: "\(reason(of: domainError)); \(outcome)")
             case (.failure(let domainError), .failure(let copyError)):
-                restore(previous, forKey: key)
+                putBackIfReplaced(previous, forKey: key)
                 throw AppSettingsError.storeFailed(
                     key: key, reason: "\(reason(of: domainError)); \(reason(of: copyError)); nothing was stored")
             }
         }
 
-        /// Puts `object` (`nil`: nothing) back under `key` in memory, as it was before a write.
-        private func restore(_ object: Any?, forKey key: String) {
-            CFPreferencesSetAppValue(cfString(key), object.map { $0 as AnyObject }, location.applicationName)
+        /// Sets `object` (`nil`: nothing) under `key` for the next ``synchronize()``.
+        private func setOrRemove(_ object: Any?, forKey key: String) {
+            pending.set(object.map { $0 as AnyObject }, forKey: key)
+        }
+
+        /// A write whose new file was renamed into place but could not be made durable (its
+        /// directory could not be flushed): the file is written again with what `key` held before.
+        /// Otherwise the file was left as it was, and nothing needs putting back.
+        private func putBackIfReplaced(_ object: Any?, forKey key: String) {
+            guard failedAfterReplacing else { return }
+            setOrRemove(object, forKey: key)
+            _ = synchronize()
         }
 
         private func reason(of error: any Error) -> String {

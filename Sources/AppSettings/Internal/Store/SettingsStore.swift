@@ -83,7 +83,14 @@ struct SettingsStore: @unchecked Sendable {
 
     /// Reads what is stored, re-reading the domain from disk first when `refresh` is set.
     func read(refresh: Bool) throws -> (object: PreferencesValue, source: StoredSource)? {
-        try domain.withLock(exclusive: false, key: key) { try readHoldingLock(refresh: refresh) }
+        try domain.withLock(exclusive: false, key: key) {
+            let found = try readHoldingLock(refresh: refresh)
+            // Nothing found in a damaged domain file: reported, not taken for nothing stored.
+            if found == nil, let damage = domain.damage(forKey: key) {
+                throw AppSettingsError.readFailed(key: key, reason: damage)
+            }
+            return found
+        }
     }
 
     private func readHoldingLock(refresh: Bool) throws -> (object: PreferencesValue, source: StoredSource)? {

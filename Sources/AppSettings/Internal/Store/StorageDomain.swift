@@ -35,6 +35,9 @@ protocol StorageDomain {
     /// Why the domain, which reads nothing under `key`, may hold it all the same (its file is
     /// there but cannot be read now), or `nil`: then nothing is stored.
     func unavailability(forKey key: String) -> String?
+    /// Why the domain, which reads nothing under `key`, may have lost it: its file is damaged
+    /// (Linux), or `nil`. Reported by a load; a save keeps the file's bytes before it replaces it.
+    func damage(forKey key: String) -> String?
 
     /// The copy used when the domain lost `key` (Linux), or `nil`.
     func readRecoveryCopy(forKey key: String) throws -> Data?
@@ -48,6 +51,10 @@ protocol StorageDomain {
     var domainFileURL: URL? { get }
     /// The file that holds the recovery copy of `key`, where there is one.
     func recoveryCopyURL(forKey key: String) -> URL?
+}
+
+extension StorageDomain {
+    func damage(forKey key: String) -> String? { nil }
 }
 
 extension PreferencesDomain: StorageDomain {}

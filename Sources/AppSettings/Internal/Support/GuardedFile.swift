@@ -120,18 +120,44 @@ enum GuardedFile {
         return "\(path) is \(kind(of: status.st_mode)), not a regular file; AppSettings does not use it"
     }
 
-    /// Why the directory at `path` cannot hold the library's files: a link, or a directory owned
-    /// by another user; `nil` when it is fine, or something else that opening a file in it fails on.
+    /// Why the directory at `path` cannot hold the library's files: a link, or a directory it does
+    /// not trust (see ``refusalOfOwnership(of:at:)``); `nil` when it is fine, or something else
+    /// that opening a file in it fails on.
     static func refusalOfDirectory(at path: String) -> String? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
         if status.st_mode & S_IFMT == S_IFLNK {
             return "\(path) is a symbolic link; AppSettings does not follow links to its directories"
         }
-        guard status.st_mode & S_IFMT != S_IFDIR || status.st_uid == geteuid() else {
+        guard status.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return refusalOfOwnership(of: status, at: path)
+    }
+
+    /// The user whose files are trusted besides root's: this process's effective user, unless a
+    /// test says otherwise (to be "another user" than root without changing users).
+    @TaskLocal static var trustedUser: uid_t?
+
+    /// Why a file or directory whose status is `status` is not trusted, as OpenSSH trusts its
+    /// configuration (`StrictModes`): it must belong to this user or to root (an administrator
+    /// provisions configuration as root, read-only for the user), and no one but its owner may
+    /// write it (no group or world write permission). `nil` when it is trusted.
+    static func refusalOfOwnership(of status: stat, at path: String) -> String? {
+        guard status.st_uid == trustedUser ?? geteuid() || status.st_uid == 0 else {
             return "\(path) belongs to another user (uid \(status.st_uid)); AppSettings does not use it"
         }
+        guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            let mode = String(status.st_mode & 0o7777, radix: 8)
+            return "\(path) may be written by users other than its owner (mode \(mode)); AppSettings does not use it"
+        }
         return nil
+    }
+
+    /// Why the file at `path` (its links followed) is not trusted (see
+    /// ``refusalOfOwnership(of:at:)``); `nil` when it is, or when nothing is there.
+    static func refusalOfFile(at path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return refusalOfOwnership(of: status, at: path)
     }
 
     /// What a file's status says of its contents: when any of it differs, the file changed.

@@ -19,6 +19,8 @@ enum InjectedFault: String {
     case noSlotFlush = "no-slot-flush"
     /// A slot's checksum is not checked when the copy is read.
     case noChecksum = "no-checksum"
+    /// The domain's file is rewritten in place (truncated, then written), as corelibs does.
+    case domainInPlace = "domain-in-place"
 
     /// Whether `fault` is injected in this process (always `false` without the build flag).
     @inline(__always)

@@ -8,6 +8,31 @@ struct Announcements {
     /// How many transactions (`inTransaction`) are running; changes are collected while above 0.
     private var transactionDepth = 0
     private var changedInTransaction: Set<Int> = []
+    /// Deliveries (Observation, notifications, change sequences) not yet made, in order: one thread
+    /// at a time makes them, outside the lock, so that each observation registration is told once
+    /// per change whatever the threads (Observation calls every registration it finds in `willSet`
+    /// before it cancels the one-shot ones: two threads' `willSet`s would both find it).
+    private var waitingDeliveries: [() -> Void] = []
+    /// Whether a thread is making the deliveries; the others only queue theirs.
+    private var delivering = false
+
+    /// Queues `delivery`; `true` when the caller is to make the queued deliveries (no other thread
+    /// is), taking each with ``nextDelivery()``.
+    mutating func queue(_ delivery: @escaping () -> Void) -> Bool {
+        waitingDeliveries.append(delivery)
+        guard !delivering else { return false }
+        delivering = true
+        return true
+    }
+
+    /// The next delivery to make, or `nil` when none is left (the delivering thread is done).
+    mutating func nextDelivery() -> (() -> Void)? {
+        guard !waitingDeliveries.isEmpty else {
+            delivering = false
+            return nil
+        }
+        return waitingDeliveries.removeFirst()
+    }
 
     /// The continuations to yield to, copied out to be called without the lock.
     var listeners: [AsyncStream<AppSettingsChange>.Continuation] {

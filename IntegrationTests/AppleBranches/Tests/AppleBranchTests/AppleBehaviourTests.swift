@@ -262,36 +262,49 @@ extension AppleBranchTests {
 
     // MARK: Finding 5: one lock and one notice name per suite, whatever initializer made it
 
-    @Test func aSuiteMadeWithSuiteNameSharesTheAppGroupsLockAndNotice() throws {
+    @Test func aSuiteStoreOfAGroupNameSharesTheGroupsLockAndNotice() throws {
         let suite = Suite()
         AppleProcess.appGroups.insert(suite.name)
         defer { AppleProcess.appGroups.remove(suite.name) }
         let app = Counters(userDefaults: suite.modelAppGroup())
-        let plainDefaults = suite.model()
-        let plain = Counters(userDefaults: plainDefaults)
+        let named = Counters(store: .suite(suite.name))
         let appDomain = try #require(app.store.preferencesDomain)
-        let plainDomain = try #require(plain.store.preferencesDomain)
-        #expect(plainDomain.name == suite.name, "the suite of a UserDefaults(suiteName:) is found")
+        let namedDomain = try #require(named.store.preferencesDomain)
+        #expect(namedDomain.name == suite.name)
         #expect(
-            plainDomain.noticeName(forKey: plain.userDefaultsKey) == appDomain.noticeName(forKey: app.userDefaultsKey))
-        #expect(plainDomain.lockDirectory != nil && plainDomain.lockDirectory == appDomain.lockDirectory)
+            namedDomain.noticeName(forKey: named.userDefaultsKey) == appDomain.noticeName(forKey: app.userDefaultsKey))
+        #expect(namedDomain.isAppGroup, "a suite this process declared an App Group is the group's")
 
         let before = AppleProcess.expiringActivities.begun
-        plain.first = 1
-        try plain.synchronizeToUserDefaults()
+        named.first = 1
+        try named.synchronizeToUserDefaults()
         #expect(AppleProcess.expiringActivities.begun == before + 1, "the group's lock file, under an assertion")
         #expect(NotifyCenter.shared.posted.last == appDomain.noticeName(forKey: app.userDefaultsKey))
         try app.resetToUserDefaults()
         #expect(app.first == 1)
-        // The probe's key is gone again; it was set and removed once, not per object.
-        #expect(!plainDefaults.dictionaryRepresentation().keys.contains { $0.hasPrefix("AppSettings.suiteProbe") })
+    }
+
+    /// A `UserDefaults(suiteName:)` is not named by a probe any more: nothing is written into it
+    /// to find its suite, and it is serialized within the process only.
+    @Test func aUserDefaultsMadeWithSuiteNameIsNeverProbed() throws {
+        let suite = Suite()
+        AppleProcess.appGroups.insert(suite.name)
+        defer { AppleProcess.appGroups.remove(suite.name) }
+        _ = Counters(userDefaults: suite.modelAppGroup())
+        let plainDefaults = suite.model()
         let posts = Protected(0)
         let observer = NotificationCenter.default.addObserver(
             forName: UserDefaults.didChangeNotification, object: plainDefaults, queue: nil
         ) { _ in posts.withLock { $0 += 1 } }
         defer { NotificationCenter.default.removeObserver(observer) }
-        _ = Counters(userDefaults: plainDefaults)
-        #expect(posts.withLock { $0 } == 0, "a UserDefaults is probed once")
+        let plain = Counters(userDefaults: plainDefaults)
+        #expect(posts.withLock { $0 } == 0, "making the object wrote into the suite")
+        let domain = try #require(plain.store.preferencesDomain)
+        #expect(domain.name == nil && !domain.isAppGroup)
+        let before = AppleProcess.expiringActivities.begun
+        plain.first = 1
+        try plain.synchronizeToUserDefaults()
+        #expect(AppleProcess.expiringActivities.begun == before, "no group lock for a suite it cannot name")
     }
 
     @Test func aSuiteOfAnUnknownNameHasANoticeOfThisAppOnly() throws {
@@ -313,7 +326,7 @@ extension AppleBranchTests {
         try writer.synchronizeToUserDefaults()
         AppleProcess.isProtectedDataAvailable = false
         defer { AppleProcess.isProtectedDataAvailable = true }
-        let settings = Counters(userDefaults: suite.model())
+        let settings = Counters(store: .suite(suite.name))
         guard case .storeUnavailable? = settings.lastLoadError else {
             Issue.record("the load did not say the store is unavailable: \(String(describing: settings.lastLoadError))")
             return

@@ -1,5 +1,9 @@
 import Foundation
 
+#if APPLE_STAND_INS
+    import AppleStandIns
+#endif
+
 /// The stores the library was told of, by the `UserDefaults` it made or was given for them.
 ///
 /// Apple platforms make no suite's name public: a `UserDefaults` does not say which suite it
@@ -83,7 +87,7 @@ enum SuiteNames {
             return known
         }
         let refusal = StoreNames.problem(with: name)
-        let made = refusal == nil ? UserDefaults(suiteName: name) : nil
+        let made = refusal == nil ? makeUserDefaults(suiteName: name) : nil
         let store = AppSettingsStore(
             identity: identity,
             // A refused store needs a `UserDefaults` too: one of memory, never read by the library.
@@ -96,5 +100,14 @@ enum SuiteNames {
             state.remember(store)
             return store
         }
+    }
+
+    /// `UserDefaults(suiteName:)`; in the stand-in build, the model of Apple's (`AppleUserDefaults`).
+    private static func makeUserDefaults(suiteName name: String) -> UserDefaults? {
+        #if APPLE_STAND_INS
+            AppleUserDefaults(suiteName: name)
+        #else
+            UserDefaults(suiteName: name)
+        #endif
     }
 }

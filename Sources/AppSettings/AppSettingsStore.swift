@@ -154,6 +154,7 @@ extension AppSettingsStore: Equatable, Hashable {
     /// library cannot name: the same object).
     public static func == (lhs: AppSettingsStore, rhs: AppSettingsStore) -> Bool { lhs.identity == rhs.identity }
 
+    /// Hashes what the store is: its kind and name.
     public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 }
 

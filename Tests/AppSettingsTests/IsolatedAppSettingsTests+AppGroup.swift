@@ -59,7 +59,8 @@ struct IsolatedAppGroupTests {
         #expect(IsolatedAppGroupSettings(userDefaults: UserDefaults(appGroup: group)!).caseNumber == caseNumber)
         #expect(IsolatedAppGroupSettings().caseNumber == caseNumber)
         let legacyGroup = IsolatedLegacyGroupSettings.group
-        #expect(IsolatedLegacyGroupSettings(userDefaults: UserDefaults(appGroup: legacyGroup)!).caseNumber == caseNumber)
+        let legacyGroupDefaults = UserDefaults(appGroup: legacyGroup)!
+        #expect(IsolatedLegacyGroupSettings(userDefaults: legacyGroupDefaults).caseNumber == caseNumber)
         #expect(IsolatedLegacyGroupSettings(store: IsolatedLegacyGroupSettings.sharedStore).caseNumber == caseNumber)
         #expect(IsolatedAppGroupSettings.shared.settingsStore.isInMemory)
         #expect(realFiles(ofSuite: group) == [])

@@ -1,8 +1,7 @@
+import AppSettingsTesting
 import Foundation
 import Synchronization
 import Testing
-
-import AppSettingsTesting
 
 @testable import AppSettings
 

@@ -106,9 +106,12 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         self.userDefaults = store.userDefaults
         super.init()
         attachSlots(to: store)
+        let availabilityNotices = StoreAvailabilityWatcher.noticeCount
         loadAtInitialization()
         applyOverridesAtInitialization()
         publish()
+        // Protected data became available while this object loaded, before it was live.
+        if StoreAvailabilityWatcher.noticeCount != availabilityNotices { reloadIfStoreBecameAvailable() }
     }
 
     /// Whether this class decodes securely: `true`, and each subclass inherits it.

@@ -372,4 +372,75 @@ extension AppleBranchTests {
         let reloaded = Counters(userDefaults: suite.model())
         #expect([reloaded.first, reloaded.second, reloaded.third] as [Int] == [1, 2, 3])
     }
+
+    // MARK: Issue 36: protected data told by a public signal
+
+    /// The notice that protected data became available can arrive between the load's check and
+    /// the object's going live: the object loads the set all the same.
+    @Test func protectedDataBecomingAvailableWhileAnObjectLoadsIsNotMissed() async throws {
+        let suite = Suite()
+        let writer = Counters(store: .suite(suite.name))
+        writer.first = 1
+        try writer.synchronizeToUserDefaults()
+        AppleProcess.isProtectedDataAvailable = false
+        defer {
+            AppleFileProtection.afterOpen = nil
+            AppleProcess.isProtectedDataAvailable = true
+        }
+        AppleFileProtection.afterOpen = { _, result in
+            guard result < 0 else { return }
+            AppleFileProtection.afterOpen = nil
+            // The device is unlocked right after the library found its file closed.
+            AppleProcess.makeProtectedDataAvailable()
+        }
+        let settings = Counters(store: .suite(suite.name))
+        for _ in 0..<500 where settings.first != 1 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(settings.first == 1, "the notice fell between the check and the observer")
+        #expect(settings.lastLoadError == nil)
+    }
+
+    /// Whether protected data is available is told by the library's own file, never by the
+    /// daemon's: when that file cannot be opened for another reason (here a link in its place),
+    /// the load says so in `lastLoadError` and nothing is written over what may be stored.
+    @Test func aDomainWhoseAvailabilityCannotBeToldIsReportedAndKept() throws {
+        let suite = Suite()
+        let writer = Counters(store: .suite(suite.name))
+        writer.first = 1
+        try writer.synchronizeToUserDefaults()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "AppleBranchTests-" + UUID().uuidString, isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("protected-data-probe").path, withDestinationPath: "/dev/null")
+        let probeDirectory = ProtectedData.directory
+        ProtectedData.directory = directory
+        AppleProcess.isProtectedDataAvailable = false
+        defer {
+            ProtectedData.directory = probeDirectory
+            AppleProcess.isProtectedDataAvailable = true
+        }
+        let settings = Counters(store: .suite(suite.name))
+        guard case .readFailed? = settings.lastLoadError else {
+            Issue.record("the load did not report it: \(String(describing: settings.lastLoadError))")
+            return
+        }
+        settings.second = 2
+        #expect(throws: AppSettingsError.self) { try settings.synchronizeToUserDefaults() }
+        AppleProcess.isProtectedDataAvailable = true
+        let stored = Counters(store: .suite(suite.name))
+        #expect(stored.first == 1 && stored.second == 0, "the stored set was kept")
+    }
+
+    /// The library's file is made at the first empty read of a named domain, under its class: it
+    /// cannot be opened while protected data is unavailable.
+    @Test func theLibrarysProtectedFileIsMadeUnderItsClassAtTheFirstEmptyRead() throws {
+        let suite = Suite()
+        _ = Counters(store: .suite(suite.name))
+        let probe = try #require(ProtectedData.directory).appendingPathComponent("protected-data-probe")
+        #expect(FileManager.default.fileExists(atPath: probe.path))
+        AppleProcess.isProtectedDataAvailable = false
+        defer { AppleProcess.isProtectedDataAvailable = true }
+        #expect(AppleFileProtection.open(probe.path, O_RDONLY) == -1 && errno == EPERM, "it is protected")
+    }
 }

@@ -90,41 +90,19 @@
 
         func refresh() { userDefaults.synchronize() }
 
-        /// Where the preferences daemon keeps the domain's file, for telling a domain that reads
-        /// empty because its file is protected from one that holds nothing: in the App Group's
-        /// container for a group's suite, else in the app's home (its container when sandboxed).
-        /// `nil` for a suite whose name is not known.
-        var preferencesFileURL: URL? {
-            guard let name else { return nil }
-            let home =
-                isAppGroup
-                ? FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: name)
-                : URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
-            return home?.appendingPathComponent("Library/Preferences/\(name).plist", isDirectory: false)
-        }
-
-        /// Why the domain, which reads nothing under `key`, may hold it all the same: its file is
-        /// there but `UserDefaults` reads it empty. Before the device's first unlock (and in a
-        /// prewarmed launch) the file is under data protection, "so you can't access it prior to
-        /// first unlock" (Apple DTS), and `UserDefaults` reads every key as missing. `nil` when
-        /// the file is absent, or readable without the key: nothing is stored.
-        func unavailability(forKey key: String) -> String? {
-            guard let file = preferencesFileURL, FileManager.default.fileExists(atPath: file.path) else { return nil }
-            let contents: Any
-            do {
-                contents = try PropertyListSerialization.propertyList(
-                    from: try Data(contentsOf: file), format: nil)
-            } catch let error as CocoaError where error.code == .fileReadNoPermission {
-                return "its file \(file.path) cannot be read yet: protected data before the device's first unlock"
-            } catch {
-                // Damaged or unreadable for another reason: `UserDefaults` reads it as empty too,
-                // and waiting would not bring the set back. Taken as nothing stored, as before.
-                Log.error("\(key): \(file.path) could not be read: \(error)")
-                return nil
-            }
-            guard (contents as? [String: Any])?[key] != nil else { return nil }
-            return "UserDefaults reads nothing while its file \(file.path) holds the set: protected data before "
-                + "the device's first unlock, or a prewarmed launch"
+        /// Why the domain, which reads nothing under `key`, may hold it all the same: protected data
+        /// is not available (before the device's first unlock, or in a prewarmed launch, the
+        /// domain's file cannot be read, and `UserDefaults` reads every key as missing). Told by a
+        /// public signal (``ProtectedData``), never by the daemon's own file. The observer of
+        /// protected data becoming available is registered first, so that its notice cannot fall
+        /// between this check and the object's reload. `nil` for a suite the library cannot name:
+        /// nothing tells its emptiness from an unavailable one (see ``AppSettingsStore``).
+        ///
+        /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when that cannot be told.
+        func unavailability(forKey key: String) throws -> String? {
+            guard name != nil else { return nil }
+            StoreAvailabilityWatcher.start()
+            return try ProtectedData.unavailability(forKey: key)
         }
 
         func readRecoveryCopy(forKey key: String) throws -> Data? { nil }

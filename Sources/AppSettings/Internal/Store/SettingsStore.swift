@@ -96,7 +96,7 @@ struct SettingsStore: @unchecked Sendable {
         if let data = try domain.readRecoveryCopy(forKey: key) { return (.data(data), .recoveryCopy) }
         // Nothing read, but a set may be there all the same: never taken for nothing stored, so a
         // write cannot replace a set it could not read.
-        if let reason = domain.unavailability(forKey: key) {
+        if let reason = try domain.unavailability(forKey: key) {
             throw AppSettingsError.storeUnavailable(key: key, reason: reason)
         }
         return nil

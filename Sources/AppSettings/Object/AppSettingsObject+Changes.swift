@@ -79,7 +79,7 @@ extension AppSettingsObject {
     /// A new instance of the same class bound to the same store that nobody else sees, with the
     /// developer defaults of its declarations or, with `copyingValues`, this object's values.
     final func makeScratchCopy(copyingValues: Bool) -> AppSettingsObject {
-        let scratch = type(of: self).init(userDefaults: ScratchCopyDefaults(for: userDefaults))
+        let scratch = type(of: self).init(userDefaults: ScratchCopyDefaults(for: store.location))
         if copyingValues { scratch.fill(from: takeSnapshot()) }
         return scratch
     }

@@ -23,15 +23,13 @@ extension AppSettingsObject {
     }
 
     /// Removes a whole `UserDefaults` suite: its persistent domain and, on Linux, its file and the
-    /// library's recovery copies and lock file for it. On Apple platforms the library also stops
-    /// looking for the suite when it finds which suite a `UserDefaults` reads (see
-    /// `UserDefaults(appGroup:)`), until it is given the name again.
+    /// library's recovery copies and lock file for it.
     ///
     /// For scratch suites in tests and previews:
     ///
     /// ```swift
     /// let name = "Preview-" + UUID().uuidString
-    /// let settings = MySettings(userDefaults: UserDefaults(suiteName: name)!)
+    /// let settings = MySettings(store: .suite(name))
     /// defer { try? AppSettingsObject.removeSuite(named: name) }
     /// ```
     ///
@@ -42,6 +40,5 @@ extension AppSettingsObject {
     public static func removeSuite(named suiteName: String) throws {
         try StoreNames.check(suiteName: suiteName)
         try PreferencesDomain.removeSuite(named: suiteName)
-        SuiteNames.forget(suiteName)
     }
 }

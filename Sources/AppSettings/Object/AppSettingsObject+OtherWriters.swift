@@ -89,9 +89,18 @@ extension AppSettingsObject {
 /// Loads the sets that could not be read when protected data becomes available (Apple platforms:
 /// UIKit's `protectedDataDidBecomeAvailableNotification`, "posts when the protected files become
 /// available for your code to access", and AppKit's; observed by name, Foundation only). Started
-/// by the first load that finds a store unavailable. Elsewhere, and in an extension, which gets
-/// neither notification, the next synchronization reads the store again and merges.
+/// before a load first asks whether protected data is available (Apple platforms) and by the first
+/// load that finds a store unavailable, so that no notice falls between the check and the
+/// observer. Elsewhere, and in an extension, which gets neither notification, the next
+/// synchronization reads the store again and merges.
+///
+/// An object still initializing is not live yet: a notice that arrives while it loads is counted
+/// (``noticeCount``), and the object reloads once it is published when the count moved.
 enum StoreAvailabilityWatcher {
+    private static let notices = Protected(0)
+    /// How many notices arrived: read before a load, compared once the object is live.
+    static var noticeCount: Int { notices.withLock { $0 } }
+
     private static let queue = DispatchQueue(label: "AppSettings.storeAvailability")
     private static let names = [
         Notification.Name("UIApplicationProtectedDataDidBecomeAvailable"),
@@ -104,6 +113,7 @@ enum StoreAvailabilityWatcher {
         for name in names {
             // Posted on the main thread: the reload runs on a queue of its own.
             _ = NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { _ in
+                notices.withLock { $0 += 1 }
                 queue.async {
                     for object in StoreRegistry.liveObjects(where: { _ in true }) {
                         object.reloadIfStoreBecameAvailable()

@@ -83,23 +83,35 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// keep their developer defaults, the stored bytes stay untouched, and ``lastLoadError``
     /// says what happened.
     ///
+    /// `MySettings(userDefaults: suite)` is `MySettings(store: .userDefaults(suite))`: the library
+    /// names the store when it knows `suite` (`.standard`, `UserDefaults(appGroup:)`, the
+    /// ``userDefaults`` of another object). A `UserDefaults` it cannot name, such as one made with
+    /// `UserDefaults(suiteName:)`, is serialized within this process only: its writers in other
+    /// processes (an extension, a second instance of the tool) are not kept from writing at the
+    /// same moment, and its notices reach only this app's processes. Name the suite instead, with
+    /// `init(store: .suite(name))` or `init(store: .appGroup(identifier))`.
+    ///
     /// - Parameter userDefaults: Where the set is stored: `.standard`, or a suite for an app
     ///   group or a separate set.
     public required init(userDefaults: UserDefaults = .standard) {
         if let scratch = userDefaults as? ScratchCopyDefaults {
             // A scratch copy (`makeScratchCopy`): bound to the live object's store, never
             // loaded, overridden or published.
-            self.userDefaults = scratch.original
+            self.userDefaults = scratch.store.userDefaults
             super.init()
-            attachSlots()
+            attachSlots(to: scratch.store)
             return
         }
-        self.userDefaults = SettingsIsolationScope.userDefaults(for: userDefaults, of: Self.self)
+        let store = SettingsIsolationScope.store(for: .userDefaults(userDefaults), of: Self.self)
+        self.userDefaults = store.userDefaults
         super.init()
-        attachSlots()
+        attachSlots(to: store)
+        let availabilityNotices = StoreAvailabilityWatcher.noticeCount
         loadAtInitialization()
         applyOverridesAtInitialization()
         publish()
+        // Protected data became available while this object loaded, before it was live.
+        if StoreAvailabilityWatcher.noticeCount != availabilityNotices { reloadIfStoreBecameAvailable() }
     }
 
     /// Whether this class decodes securely: `true`, and each subclass inherits it.
@@ -122,9 +134,10 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// `UserDefaults.standard`. Values that do not fit keep their developer defaults, reported by
     /// ``lastLoadError``.
     public required init?(coder: NSCoder) {
-        self.userDefaults = SettingsIsolationScope.userDefaults(for: .standard, of: Self.self)
+        let store = SettingsIsolationScope.store(for: .standard, of: Self.self)
+        self.userDefaults = store.userDefaults
         super.init()
-        attachSlots()
+        attachSlots(to: store)
         resetToDeveloperDefaults()
         let decoded = coder.decodeObject(of: ArchiveFormat.foundationClasses, forKey: Self.codingSettingsKey)
         if let decoded, case .dictionary(let entries)? = StoredValue(propertyListValue: decoded) {
@@ -150,10 +163,10 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         StoreRegistry.register(self)
     }
 
-    private func attachSlots() {
+    private func attachSlots(to location: AppSettingsStore) {
         (slots, layout) = SettingsLayout.attach(to: self)
         settingsKey = SettingsKey(postfix: userDefaultsKeyPostfix)
-        store = SettingsStore(userDefaults: userDefaults, key: settingsKey.name)
+        store = SettingsStore(store: location, key: settingsKey.name)
         _state.withLock { $0.changes = ChangeTracking(settingCount: slots.count) }
         for slot in slots {
             if let nested = slot.nestedObject { nested.embed(in: self) }
@@ -178,21 +191,46 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     // MARK: The shared instance
 
-    /// The one instance of this subclass, bound to ``sharedUserDefaults``, created on first use.
+    /// The one instance of this subclass, kept in ``sharedStore``, created on first use.
     ///
     /// Each subclass has its own; it is created exactly once even when many threads ask at the
     /// same moment. Inside a test run with the `AppSettingsTesting` library's
     /// `.isolatedAppSettings` trait, it is that test's own, kept in memory.
     public static var shared: Self {
-        let registry = SettingsIsolationScope.current?.sharedInstances ?? SharedInstances.process
-        let instance = registry.instance(of: self) { self.init(userDefaults: self.sharedUserDefaults) }
+        let scope = SettingsIsolationScope.current
+        let registry = scope?.sharedInstances ?? SharedInstances.process
+        let instance = registry.instance(of: self) {
+            // In a test's scope, the scope's store, whatever `sharedStore` returns.
+            self.init(userDefaults: (scope?.store ?? self.sharedStore).userDefaults)
+        }
         // The registry stores what `self.init` created for exactly this class.
         return unsafeDowncast(instance, to: self)
     }
 
-    /// The `UserDefaults` that ``shared`` is bound to: `.standard` unless a subclass overrides it.
+    /// The store ``shared`` keeps its set in: ``AppSettingsStore/standard`` unless a subclass
+    /// overrides it (or overrides ``sharedUserDefaults``, which it follows then).
     ///
-    /// Override it to share settings with an app's extensions through an App Group suite:
+    /// Override it to share settings with an app's extensions through an App Group:
+    ///
+    /// ```swift
+    /// final class SharedSettings: AppSettingsObject, @unchecked Sendable {
+    ///     @Setting var widgetTheme = "light"
+    ///     override class var sharedStore: AppSettingsStore { .appGroup("group.com.example.app") }
+    /// }
+    /// ```
+    ///
+    /// It is read when `shared` is first used, and by the `.isolatedAppSettings` trait of
+    /// `AppSettingsTesting`, which keeps every object of this store in the test's memory; each
+    /// subclass has its own `shared` and reads its own override.
+    open class var sharedStore: AppSettingsStore {
+        // Neither overridden: each default asks the other once, and the second answers `.standard`.
+        guard !SharedStoreDefaults.isResolving else { return .standard }
+        return SharedStoreDefaults.$isResolving.withValue(true) { .userDefaults(sharedUserDefaults) }
+    }
+
+    /// The `UserDefaults` of ``sharedStore``: `.standard` unless a subclass overrides one of them.
+    ///
+    /// Overriding it, as before ``sharedStore`` existed, still decides where ``shared`` lives:
     ///
     /// ```swift
     /// override class var sharedUserDefaults: UserDefaults {
@@ -200,8 +238,8 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// }
     /// ```
     ///
-    /// The same override points `shared` at a scratch suite in SwiftUI previews and tests, so that
-    /// they never touch what the app stored:
+    /// The same override points `shared` at a scratch suite in SwiftUI previews, so that they never
+    /// touch what the app stored (in tests, the `.isolatedAppSettings` trait does that for you):
     ///
     /// ```swift
     /// override class var sharedUserDefaults: UserDefaults {
@@ -211,10 +249,10 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     ///     return .standard
     /// }
     /// ```
-    ///
-    /// It is read once, when `shared` is first used; each subclass has its own `shared` and reads
-    /// its own override.
-    open class var sharedUserDefaults: UserDefaults { .standard }
+    open class var sharedUserDefaults: UserDefaults {
+        guard !SharedStoreDefaults.isResolving else { return .standard }
+        return SharedStoreDefaults.$isResolving.withValue(true) { sharedStore.userDefaults }
+    }
 
     // MARK: Developer defaults and hooks
 

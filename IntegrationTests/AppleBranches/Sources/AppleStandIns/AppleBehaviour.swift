@@ -30,7 +30,8 @@ import Synchronization
 ///    documentation/uikit/uiapplication/protecteddatadidbecomeavailablenotification: "A
 ///    notification that posts when the protected files become available for your code to
 ///    access." (`AppleProcess.makeProtectedDataAvailable()`). On a device the file also cannot be
-///    opened then; as root on Linux it can, so only its reading empty is modelled.
+///    opened then; as root on Linux it can, so only its reading empty is modelled here, and the
+///    files the library itself protects are modelled in FileProtection.swift.
 open class AppleUserDefaults: UserDefaults {
     /// The suite's name, as `init(suiteName:)` was given it.
     public let suiteName: String?

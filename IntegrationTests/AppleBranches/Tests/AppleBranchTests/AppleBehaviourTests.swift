@@ -262,36 +262,49 @@ extension AppleBranchTests {
 
     // MARK: Finding 5: one lock and one notice name per suite, whatever initializer made it
 
-    @Test func aSuiteMadeWithSuiteNameSharesTheAppGroupsLockAndNotice() throws {
+    @Test func aSuiteStoreOfAGroupNameSharesTheGroupsLockAndNotice() throws {
         let suite = Suite()
         AppleProcess.appGroups.insert(suite.name)
         defer { AppleProcess.appGroups.remove(suite.name) }
         let app = Counters(userDefaults: suite.modelAppGroup())
-        let plainDefaults = suite.model()
-        let plain = Counters(userDefaults: plainDefaults)
+        let named = Counters(store: .suite(suite.name))
         let appDomain = try #require(app.store.preferencesDomain)
-        let plainDomain = try #require(plain.store.preferencesDomain)
-        #expect(plainDomain.name == suite.name, "the suite of a UserDefaults(suiteName:) is found")
+        let namedDomain = try #require(named.store.preferencesDomain)
+        #expect(namedDomain.name == suite.name)
         #expect(
-            plainDomain.noticeName(forKey: plain.userDefaultsKey) == appDomain.noticeName(forKey: app.userDefaultsKey))
-        #expect(plainDomain.lockDirectory != nil && plainDomain.lockDirectory == appDomain.lockDirectory)
+            namedDomain.noticeName(forKey: named.userDefaultsKey) == appDomain.noticeName(forKey: app.userDefaultsKey))
+        #expect(namedDomain.isAppGroup, "a suite this process declared an App Group is the group's")
 
         let before = AppleProcess.expiringActivities.begun
-        plain.first = 1
-        try plain.synchronizeToUserDefaults()
+        named.first = 1
+        try named.synchronizeToUserDefaults()
         #expect(AppleProcess.expiringActivities.begun == before + 1, "the group's lock file, under an assertion")
         #expect(NotifyCenter.shared.posted.last == appDomain.noticeName(forKey: app.userDefaultsKey))
         try app.resetToUserDefaults()
         #expect(app.first == 1)
-        // The probe's key is gone again; it was set and removed once, not per object.
-        #expect(!plainDefaults.dictionaryRepresentation().keys.contains { $0.hasPrefix("AppSettings.suiteProbe") })
+    }
+
+    /// A `UserDefaults(suiteName:)` is not named by a probe any more: nothing is written into it
+    /// to find its suite, and it is serialized within the process only.
+    @Test func aUserDefaultsMadeWithSuiteNameIsNeverProbed() throws {
+        let suite = Suite()
+        AppleProcess.appGroups.insert(suite.name)
+        defer { AppleProcess.appGroups.remove(suite.name) }
+        _ = Counters(userDefaults: suite.modelAppGroup())
+        let plainDefaults = suite.model()
         let posts = Protected(0)
         let observer = NotificationCenter.default.addObserver(
             forName: UserDefaults.didChangeNotification, object: plainDefaults, queue: nil
         ) { _ in posts.withLock { $0 += 1 } }
         defer { NotificationCenter.default.removeObserver(observer) }
-        _ = Counters(userDefaults: plainDefaults)
-        #expect(posts.withLock { $0 } == 0, "a UserDefaults is probed once")
+        let plain = Counters(userDefaults: plainDefaults)
+        #expect(posts.withLock { $0 } == 0, "making the object wrote into the suite")
+        let domain = try #require(plain.store.preferencesDomain)
+        #expect(domain.name == nil && !domain.isAppGroup)
+        let before = AppleProcess.expiringActivities.begun
+        plain.first = 1
+        try plain.synchronizeToUserDefaults()
+        #expect(AppleProcess.expiringActivities.begun == before, "no group lock for a suite it cannot name")
     }
 
     @Test func aSuiteOfAnUnknownNameHasANoticeOfThisAppOnly() throws {
@@ -313,7 +326,7 @@ extension AppleBranchTests {
         try writer.synchronizeToUserDefaults()
         AppleProcess.isProtectedDataAvailable = false
         defer { AppleProcess.isProtectedDataAvailable = true }
-        let settings = Counters(userDefaults: suite.model())
+        let settings = Counters(store: .suite(suite.name))
         guard case .storeUnavailable? = settings.lastLoadError else {
             Issue.record("the load did not say the store is unavailable: \(String(describing: settings.lastLoadError))")
             return
@@ -358,5 +371,76 @@ extension AppleBranchTests {
         try settings.synchronizeToUserDefaults()
         let reloaded = Counters(userDefaults: suite.model())
         #expect([reloaded.first, reloaded.second, reloaded.third] as [Int] == [1, 2, 3])
+    }
+
+    // MARK: Issue 36: protected data told by a public signal
+
+    /// The notice that protected data became available can arrive between the load's check and
+    /// the object's going live: the object loads the set all the same.
+    @Test func protectedDataBecomingAvailableWhileAnObjectLoadsIsNotMissed() async throws {
+        let suite = Suite()
+        let writer = Counters(store: .suite(suite.name))
+        writer.first = 1
+        try writer.synchronizeToUserDefaults()
+        AppleProcess.isProtectedDataAvailable = false
+        defer {
+            AppleFileProtection.afterOpen = nil
+            AppleProcess.isProtectedDataAvailable = true
+        }
+        AppleFileProtection.afterOpen = { _, result in
+            guard result < 0 else { return }
+            AppleFileProtection.afterOpen = nil
+            // The device is unlocked right after the library found its file closed.
+            AppleProcess.makeProtectedDataAvailable()
+        }
+        let settings = Counters(store: .suite(suite.name))
+        for _ in 0..<500 where settings.first != 1 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(settings.first == 1, "the notice fell between the check and the observer")
+        #expect(settings.lastLoadError == nil)
+    }
+
+    /// Whether protected data is available is told by the library's own file, never by the
+    /// daemon's: when that file cannot be opened for another reason (here a link in its place),
+    /// the load says so in `lastLoadError` and nothing is written over what may be stored.
+    @Test func aDomainWhoseAvailabilityCannotBeToldIsReportedAndKept() throws {
+        let suite = Suite()
+        let writer = Counters(store: .suite(suite.name))
+        writer.first = 1
+        try writer.synchronizeToUserDefaults()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "AppleBranchTests-" + UUID().uuidString, isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("protected-data-probe").path, withDestinationPath: "/dev/null")
+        let probeDirectory = ProtectedData.directory
+        ProtectedData.directory = directory
+        AppleProcess.isProtectedDataAvailable = false
+        defer {
+            ProtectedData.directory = probeDirectory
+            AppleProcess.isProtectedDataAvailable = true
+        }
+        let settings = Counters(store: .suite(suite.name))
+        guard case .readFailed? = settings.lastLoadError else {
+            Issue.record("the load did not report it: \(String(describing: settings.lastLoadError))")
+            return
+        }
+        settings.second = 2
+        #expect(throws: AppSettingsError.self) { try settings.synchronizeToUserDefaults() }
+        AppleProcess.isProtectedDataAvailable = true
+        let stored = Counters(store: .suite(suite.name))
+        #expect(stored.first == 1 && stored.second == 0, "the stored set was kept")
+    }
+
+    /// The library's file is made at the first empty read of a named domain, under its class: it
+    /// cannot be opened while protected data is unavailable.
+    @Test func theLibrarysProtectedFileIsMadeUnderItsClassAtTheFirstEmptyRead() throws {
+        let suite = Suite()
+        _ = Counters(store: .suite(suite.name))
+        let probe = try #require(ProtectedData.directory).appendingPathComponent("protected-data-probe")
+        #expect(FileManager.default.fileExists(atPath: probe.path))
+        AppleProcess.isProtectedDataAvailable = false
+        defer { AppleProcess.isProtectedDataAvailable = true }
+        #expect(AppleFileProtection.open(probe.path, O_RDONLY) == -1 && errno == EPERM, "it is protected")
     }
 }

@@ -114,9 +114,8 @@ struct AppleBranchTests {
         for _ in 0..<200 where NotifyCenter.shared.registeredNames.contains(name) { usleep(10_000) }
         #expect(!NotifyCenter.shared.registeredNames.contains(name))
         _ = (first, second)
-        // A UserDefaults(suiteName:) of the same suite: found to be it (see AppleBehaviourTests,
-        // finding 5), so it has the same notice.
-        let plain = Counters(userDefaults: suite.plain())
+        // The suite's store by its name: the same notice.
+        let plain = Counters(store: .suite(suite.name))
         #expect(plain.store.preferencesDomain!.noticeName(forKey: plain.userDefaultsKey) == name)
         // Of a suite whose name nothing recorded: a notice of this app's, not one every app shares.
         let unknown = Counters(userDefaults: Suite().plain())
@@ -142,6 +141,40 @@ struct AppleBranchTests {
         _ = notify_post(settings.store.preferencesDomain!.noticeName(forKey: settings.userDefaultsKey))
         for _ in 0..<200 where settings.first != 7 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(settings.first == 7)
+    }
+
+    @Test func anAppGroupsContainerIsTouchedAtTheFirstWriteNotAtCreation() throws {
+        let suite = Suite()
+        AppleProcess.appGroups.insert(suite.name)
+        defer { AppleProcess.appGroups.remove(suite.name) }
+        let lockDirectory = AppleProcess.containersDirectory.appendingPathComponent(suite.name)
+            .appendingPathComponent("Library/Application Support/AppSettings")
+        let settings = Counters(store: .appGroup(suite.name))
+        let madeTheOlderWay = Counters(userDefaults: UserDefaults(appGroup: suite.name)!)
+        #expect(!FileManager.default.fileExists(atPath: lockDirectory.path), "made when the object was")
+        settings.first = 1
+        try settings.synchronizeToUserDefaults()
+        #expect(FileManager.default.fileExists(atPath: lockDirectory.path))
+        #expect(madeTheOlderWay.settingsStore == settings.settingsStore)
+    }
+
+    /// macOS also accepts `<team identifier>.<name>` group identifiers: the same lock file.
+    @Test func aMacGroupIdentifierOfTheTeamFormTakesTheGroupsLockFile() throws {
+        let group = "ABCDE12345.AppleBranchTests-" + UUID().uuidString
+        AppleProcess.platform = .macOS
+        AppleProcess.appGroups.insert(group)
+        defer {
+            AppleProcess.appGroups.remove(group)
+            AppleProcess.platform = .iOS
+            try? AppSettingsObject.removeSuite(named: group)
+        }
+        let settings = Counters(store: .appGroup(group))
+        settings.second = 2
+        try settings.synchronizeToUserDefaults()
+        let lockFile = AppleProcess.containersDirectory.appendingPathComponent(group)
+            .appendingPathComponent("Library/Application Support/AppSettings/AppSettings.Counters.lock")
+        #expect(FileManager.default.fileExists(atPath: lockFile.path))
+        #expect(Counters(store: .suite(group)).second == 2)
     }
 
     @Test func eachSubclassTakesTheSecureCodingMethodItsAncestorsResolve() {

@@ -82,7 +82,9 @@
                 // corelibs keeps a suite's name in a private property, `suite: String?`. If it is
                 // gone or has another type, the domain cannot be told: reads and writes then throw,
                 // rather than go to the application's own domain.
-                let child = Mirror(reflecting: userDefaults).children.first { $0.label == "suite" }
+                // A subclass's own properties come first: the suite is its `UserDefaults` ancestor's.
+                let child = sequence(first: Mirror(reflecting: userDefaults), next: \.superclassMirror)
+                    .lazy.compactMap { $0.children.first { $0.label == "suite" } }.first
                 guard let child, let suite = child.value as? String? else {
                     return DomainLocation(
                         suiteName: nil,

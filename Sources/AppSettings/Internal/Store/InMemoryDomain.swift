@@ -111,6 +111,10 @@ final class InMemoryUserDefaults: UserDefaults {
         // A suite name is needed to make a `UserDefaults`; nothing is ever read from or written
         // to that suite: every primitive is overridden below.
         super.init(suiteName: "AppSettings.InMemory")!
+        // So that `AppSettingsStore.userDefaults(_:)` knows it for the store it is.
+        let identity: AppSettingsStore.Identity =
+            storage.suiteName.map { .inMemory($0) } ?? .isolated(ObjectIdentifier(storage))
+        SuiteNames.record(AppSettingsStore(identity: identity, userDefaults: self, storage: storage))
     }
 
     override func object(forKey defaultName: String) -> Any? {

@@ -3,9 +3,8 @@
 // not do is run a writer's re-read, merge and write as one step, so this domain adds
 // - a lock per key in the process (`KeyLocks`), so two objects of one set never write
 //   over each other's merge;
-// - for an App Group's suite (made with `UserDefaults(appGroup:)`, or made otherwise in a process
-//   that made it so too: `SuiteNames`), a lock file in the group's
-//   container (`FileLock`), so the app and its extensions take turns; it is held only while a
+// - for an App Group's suite (`AppSettingsStore.appGroup(_:)`, `UserDefaults(appGroup:)`), a lock
+//   file in the group's container (`FileLock`, the container touched at the first write), so the app and its extensions take turns; it is held only while a
 //   background-task assertion keeps the process from being suspended (iOS terminates an app that
 //   is suspended holding a file lock in a shared container, 0xdead10cc).
 #if canImport(Darwin) || APPLE_STAND_INS
@@ -18,48 +17,38 @@
     struct PreferencesDomain {
         let userDefaults: UserDefaults
         /// The domain's name: the app's (its bundle identifier) for `.standard`, the suite's for a
-        /// suite whose name the library knows (``SuiteNames``); `nil` for other suites.
+        /// named store (``AppSettingsStore``); `nil` for a `UserDefaults` the library cannot name.
         let name: String?
-        /// Where the lock files of an App Group suite are: in the group's container.
-        let lockDirectory: URL?
+        /// Whether the suite is an App Group's: its writers take the group's lock file.
+        let isAppGroup: Bool
 
-        init(_ userDefaults: UserDefaults) {
+        /// The domain of a named store: `suiteName` `nil` for the app's own.
+        init(_ userDefaults: UserDefaults, suiteName: String?, isAppGroup: Bool) {
             self.userDefaults = userDefaults
-            if userDefaults === UserDefaults.standard {
-                name = Self.applicationName
-                lockDirectory = nil
-            } else if let suite = SuiteNames.identity(
-                of: userDefaults, extraCandidates: [Self.applicationName], probe: Self.suite(of:among:))
-            {
-                name = suite.name
-                lockDirectory = suite.isAppGroup ? AppGroupContainers.lockDirectory(forGroup: suite.name) : nil
-            } else {
-                name = nil
-                lockDirectory = nil
-            }
+            name = suiteName ?? Self.applicationName
+            self.isAppGroup = suiteName != nil && isAppGroup
+        }
+
+        /// The domain of a `UserDefaults` the library cannot name: Apple platforms do not say which
+        /// suite it reads, and the library never writes into it to find out. Its writers take the
+        /// in-process lock only, and its notices are the app's.
+        init(unnamed userDefaults: UserDefaults) {
+            self.userDefaults = userDefaults
+            name = nil
+            isAppGroup = false
+        }
+
+        /// Where the lock files of an App Group suite are: in the group's container, made at the
+        /// first write (not when an object is made: macOS asks the user before an app touches a
+        /// group container it is not provisioned for); `nil` for other suites, and for a group
+        /// whose container cannot be used.
+        var lockDirectory: URL? {
+            guard isAppGroup, let name else { return nil }
+            return AppGroupContainers.lockDirectory(forGroup: name)
         }
 
         /// The name of the app's own domain: its bundle identifier (else the process's name).
         static var applicationName: String { Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName }
-
-        /// Which of `candidates` is the suite `userDefaults` reads and writes, found with public
-        /// API only: a key of the library's own, `AppSettings.suiteProbe.<random>`, is set in
-        /// `userDefaults` and removed again, and the candidate whose `UserDefaults` reads it
-        /// meanwhile is the suite ("When you set a default value, it's changed synchronously
-        /// within your process": `UserDefaults`). `nil` when no candidate, or more than one, does
-        /// (the app's domain, for one, may be in several suites' search lists). One key is read
-        /// per candidate, never a whole domain. Each of the two changes posts
-        /// `UserDefaults.didChangeNotification`, as every change does.
-        static func suite(of userDefaults: UserDefaults, among candidates: [String]) -> String? {
-            let key = "AppSettings.suiteProbe.\(UInt64.random(in: 1...UInt64.max))"
-            userDefaults.set(key, forKey: key)
-            defer { userDefaults.removeObject(forKey: key) }
-            let holders = candidates.filter { candidate in
-                let suite = candidate == applicationName ? UserDefaults.standard : UserDefaults(suiteName: candidate)
-                return suite?.string(forKey: key) == key
-            }
-            return holders.count == 1 ? holders[0] : nil
-        }
 
         /// The preferences daemon owns the domain's file; its place is not the library's to say.
         var domainFileURL: URL? { nil }
@@ -101,41 +90,19 @@
 
         func refresh() { userDefaults.synchronize() }
 
-        /// Where the preferences daemon keeps the domain's file, for telling a domain that reads
-        /// empty because its file is protected from one that holds nothing: in the App Group's
-        /// container for a group's suite, else in the app's home (its container when sandboxed).
-        /// `nil` for a suite whose name is not known.
-        var preferencesFileURL: URL? {
-            guard let name else { return nil }
-            let home =
-                lockDirectory != nil
-                ? FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: name)
-                : URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
-            return home?.appendingPathComponent("Library/Preferences/\(name).plist", isDirectory: false)
-        }
-
-        /// Why the domain, which reads nothing under `key`, may hold it all the same: its file is
-        /// there but `UserDefaults` reads it empty. Before the device's first unlock (and in a
-        /// prewarmed launch) the file is under data protection, "so you can't access it prior to
-        /// first unlock" (Apple DTS), and `UserDefaults` reads every key as missing. `nil` when
-        /// the file is absent, or readable without the key: nothing is stored.
-        func unavailability(forKey key: String) -> String? {
-            guard let file = preferencesFileURL, FileManager.default.fileExists(atPath: file.path) else { return nil }
-            let contents: Any
-            do {
-                contents = try PropertyListSerialization.propertyList(
-                    from: try Data(contentsOf: file), format: nil)
-            } catch let error as CocoaError where error.code == .fileReadNoPermission {
-                return "its file \(file.path) cannot be read yet: protected data before the device's first unlock"
-            } catch {
-                // Damaged or unreadable for another reason: `UserDefaults` reads it as empty too,
-                // and waiting would not bring the set back. Taken as nothing stored, as before.
-                Log.error("\(key): \(file.path) could not be read: \(error)")
-                return nil
-            }
-            guard (contents as? [String: Any])?[key] != nil else { return nil }
-            return "UserDefaults reads nothing while its file \(file.path) holds the set: protected data before "
-                + "the device's first unlock, or a prewarmed launch"
+        /// Why the domain, which reads nothing under `key`, may hold it all the same: protected data
+        /// is not available (before the device's first unlock, or in a prewarmed launch, the
+        /// domain's file cannot be read, and `UserDefaults` reads every key as missing). Told by a
+        /// public signal (``ProtectedData``), never by the daemon's own file. The observer of
+        /// protected data becoming available is registered first, so that its notice cannot fall
+        /// between this check and the object's reload. `nil` for a suite the library cannot name:
+        /// nothing tells its emptiness from an unavailable one (see ``AppSettingsStore``).
+        ///
+        /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when that cannot be told.
+        func unavailability(forKey key: String) throws -> String? {
+            guard name != nil else { return nil }
+            StoreAvailabilityWatcher.start()
+            return try ProtectedData.unavailability(forKey: key)
         }
 
         func readRecoveryCopy(forKey key: String) throws -> Data? { nil }

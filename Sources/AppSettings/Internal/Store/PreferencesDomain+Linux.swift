@@ -29,7 +29,15 @@
         /// What was set and not yet written (see ``synchronize()``).
         private let pending = PendingDomainChanges()
 
-        init(_ userDefaults: UserDefaults) {
+        /// The domain of a named store (``AppSettingsStore``): `suiteName` `nil` for the app's own.
+        /// Linux has no App Groups: every writer takes the domain's lock file.
+        init(_ userDefaults: UserDefaults, suiteName: String?, isAppGroup: Bool) {
+            self.userDefaults = userDefaults
+            location = DomainLocation.of(suiteNamed: suiteName)
+        }
+
+        /// The domain of a `UserDefaults` the library was not told the name of (corelibs says it).
+        init(unnamed userDefaults: UserDefaults) {
             self.userDefaults = userDefaults
             location = DomainLocation.of(userDefaults)
         }

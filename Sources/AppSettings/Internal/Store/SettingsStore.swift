@@ -37,26 +37,30 @@ enum StoredSource {
 /// Linux, swift-corelibs-foundation does neither, and the domain adds a lock file per domain and
 /// a recovery copy per key (see `PreferencesDomain+Linux.swift`).
 struct SettingsStore: @unchecked Sendable {
-    let userDefaults: UserDefaults
+    /// The store this key is in: what it is, and the `UserDefaults` it is bound to.
+    let location: AppSettingsStore
     let key: String
     let domain: any StorageDomain
 
-    init(userDefaults: UserDefaults, key: String) {
-        self.userDefaults = userDefaults
+    init(store: AppSettingsStore, key: String) {
+        location = store
         self.key = key
-        if let inMemory = userDefaults as? InMemoryUserDefaults {
-            domain = InMemoryDomain(storage: inMemory.storage)
-        } else {
-            domain = PreferencesDomain(userDefaults)
-        }
+        domain = store.makeDomain()
     }
+
+    /// The key `key` of the store `userDefaults` is (``AppSettingsStore/userDefaults(_:)``).
+    init(userDefaults: UserDefaults, key: String) {
+        self.init(store: .userDefaults(userDefaults), key: key)
+    }
+
+    var userDefaults: UserDefaults { location.userDefaults }
 
     /// The `UserDefaults` domain of a store kept there; `nil` for an in-memory store, which no
     /// other process can write and no watcher needs to watch.
     var preferencesDomain: PreferencesDomain? { domain as? PreferencesDomain }
 
     /// The store of an object still initializing.
-    static let placeholder = SettingsStore(userDefaults: .standard, key: "")
+    static let placeholder = SettingsStore(store: .standard, key: "")
 
     /// The most a domain may hold, every key counted: just under what the platform's preferences
     /// accept (less a margin, since the count is of values, not of the file).
@@ -99,7 +103,7 @@ struct SettingsStore: @unchecked Sendable {
         if let data = try domain.readRecoveryCopy(forKey: key) { return (.data(data), .recoveryCopy) }
         // Nothing read, but a set may be there all the same: never taken for nothing stored, so a
         // write cannot replace a set it could not read.
-        if let reason = domain.unavailability(forKey: key) {
+        if let reason = try domain.unavailability(forKey: key) {
             throw AppSettingsError.storeUnavailable(key: key, reason: reason)
         }
         return nil

@@ -33,8 +33,9 @@ protocol StorageDomain {
     var synchronizeFailure: String { get }
 
     /// Why the domain, which reads nothing under `key`, may hold it all the same (its file is
-    /// there but cannot be read now), or `nil`: then nothing is stored.
-    func unavailability(forKey key: String) -> String?
+    /// there but cannot be read now), or `nil`: then nothing is stored. Throws when whether it
+    /// holds the set cannot be told at all (Apple platforms): reported, and nothing is written.
+    func unavailability(forKey key: String) throws -> String?
     /// Why the domain, which reads nothing under `key`, may have lost it: its file is damaged
     /// (Linux), or `nil`. Reported by a load; a save keeps the file's bytes before it replaces it.
     func damage(forKey key: String) -> String?

@@ -1,90 +1,113 @@
 import Foundation
 
-/// The suites whose names the library knows, and which suite a `UserDefaults` is for.
+#if APPLE_STAND_INS
+    import AppleStandIns
+#endif
+
+/// The stores the library was told of, by the `UserDefaults` it made or was given for them.
 ///
 /// Apple platforms make no suite's name public: a `UserDefaults` does not say which suite it
-/// reads. The library records the names it is given (`UserDefaults(appGroup:)`, the tool's
-/// `--suite`), and finds the suite of any other `UserDefaults` among them by a probe (see
-/// `PreferencesDomain+Darwin.swift`), so that one suite has one lock and one notice name whatever
-/// initializer made its `UserDefaults`. On Linux corelibs says which suite a `UserDefaults` is
-/// for (`DomainLocation`), and these names are not needed.
+/// reads, and the library never writes into a suite to find out. So it keeps what it was told:
+/// the `UserDefaults` of each named store it made (`AppSettingsStore.suite(_:)` and
+/// `appGroup(_:)`, one per name), of `UserDefaults(appGroup:)` and the tool's `--suite`
+/// (`UserDefaults(recordedSuite:)`), and of in-memory stores. `AppSettingsStore.userDefaults(_:)`
+/// looks a `UserDefaults` up here; one not found is a store the library cannot name.
 enum SuiteNames {
-    /// A suite's name, and whether it is an App Group's: recorded so in this process, by
-    /// `UserDefaults(appGroup:)`.
-    struct Identity: Equatable {
-        let name: String
-        let isAppGroup: Bool
-    }
-
     /// What is known of one `UserDefaults`; weak, so that a new object at the same address is
     /// never taken for it.
     private struct Known {
         weak var userDefaults: UserDefaults?
-        /// Its suite; `nil`: probed, and none of the names recorded then (`namesGeneration`).
-        let identity: Identity?
-        let namesGeneration: Int
+        let identity: AppSettingsStore.Identity
+        let storage: InMemoryStorage?
+        let refusal: String?
+
+        func store(of userDefaults: UserDefaults) -> AppSettingsStore {
+            AppSettingsStore(identity: identity, userDefaults: userDefaults, storage: storage, refusal: refusal)
+        }
     }
 
     private struct State {
         var byObject: [ObjectIdentifier: Known] = [:]
-        /// The names a probe looks among, with whether each is an App Group's.
-        var names: [String: Bool] = [:]
-        /// Raised whenever a name is added: a `UserDefaults` found in none is probed again.
-        var namesGeneration = 0
+        /// The names this process declared App Groups: a `UserDefaults(recordedSuite:)` of one of
+        /// them is the group's store.
+        var appGroups: Set<String> = []
+        /// The store made for each name by `AppSettingsStore.suite(_:)` and `appGroup(_:)`.
+        var named: [AppSettingsStore.Identity: AppSettingsStore] = [:]
 
-        mutating func remember(_ userDefaults: UserDefaults, as identity: Identity?, namesGeneration: Int) {
-            byObject = byObject.filter { $0.value.userDefaults != nil }
-            byObject[ObjectIdentifier(userDefaults)] = Known(
-                userDefaults: userDefaults, identity: identity, namesGeneration: namesGeneration)
+        mutating func remember(_ store: AppSettingsStore) {
+            if byObject.count > 64 { byObject = byObject.filter { $0.value.userDefaults != nil } }
+            byObject[ObjectIdentifier(store.userDefaults)] = Known(
+                userDefaults: store.userDefaults, identity: store.identity, storage: store.storage,
+                refusal: store.refusal)
         }
     }
 
     private static let state = Protected(State())
 
-    /// Records that `userDefaults` was made for the suite `name`, an App Group's when `appGroup`.
+    /// Records that `userDefaults` was made for the suite `name`, an App Group's when `appGroup`
+    /// (or when this process declared `name` an App Group before).
     static func record(_ name: String, appGroup: Bool, for userDefaults: UserDefaults) {
         state.withLock { state in
-            let isAppGroup = appGroup || state.names[name] == true
-            if state.names[name] != isAppGroup {
-                state.names[name] = isAppGroup
-                state.namesGeneration += 1
-            }
-            state.remember(
-                userDefaults, as: Identity(name: name, isAppGroup: isAppGroup), namesGeneration: state.namesGeneration)
+            if appGroup { state.appGroups.insert(name) }
+            let identity: AppSettingsStore.Identity =
+                appGroup || state.appGroups.contains(name) ? .appGroup(name) : .suite(name)
+            state.remember(AppSettingsStore(identity: identity, userDefaults: userDefaults))
         }
     }
 
-    /// No longer looks for the suite `name` (`AppSettingsObject.removeSuite(named:)`): a
-    /// `UserDefaults` made for it before keeps its identity; one made after is found only once
-    /// the name is recorded again. Keeps the names a process probes among to the suites it uses.
-    static func forget(_ name: String) {
-        state.withLock { state in _ = state.names.removeValue(forKey: name) }
+    /// Records an in-memory store's `UserDefaults`.
+    static func record(_ store: AppSettingsStore) {
+        state.withLock { $0.remember(store) }
     }
 
-    /// The suite of `userDefaults`: the one it was recorded with, or else the one `probe` finds
-    /// among the names recorded (with `extraCandidates`, such as the app's own domain); `nil`
-    /// when none. `probe` runs without a lock, at most once per `UserDefaults` and set of names
-    /// recorded, and never while no name is recorded.
-    static func identity(
-        of userDefaults: UserDefaults,
-        extraCandidates: [String],
-        probe: (UserDefaults, [String]) -> String?
-    ) -> Identity? {
-        let object = ObjectIdentifier(userDefaults)
-        let (known, candidates, generation) = state.withLock { state -> (Identity??, [String: Bool], Int) in
-            if let entry = state.byObject[object], entry.userDefaults === userDefaults {
-                if let identity = entry.identity { return (.some(identity), [:], 0) }
-                if entry.namesGeneration == state.namesGeneration { return (.some(nil), [:], 0) }
-            }
-            return (nil, state.names, state.namesGeneration)
+    /// The store `userDefaults` was recorded for, or `nil`.
+    static func recorded(_ userDefaults: UserDefaults) -> AppSettingsStore? {
+        state.withLock { state in
+            guard let known = state.byObject[ObjectIdentifier(userDefaults)], known.userDefaults === userDefaults
+            else { return nil }
+            return known.store(of: userDefaults)
         }
-        if let known { return known }
-        guard !candidates.isEmpty else { return nil }
-        let names = candidates.keys.sorted()
-        let found = probe(userDefaults, names + extraCandidates.filter { candidates[$0] == nil }).map {
-            Identity(name: $0, isAppGroup: candidates[$0] ?? false)
+    }
+
+    /// Whether this process declared `name` an App Group (``AppSettingsStore/appGroup(_:)``,
+    /// `UserDefaults(appGroup:)`): a suite's store of that name then takes the group's lock file too.
+    static func isAppGroup(_ name: String) -> Bool {
+        state.withLock { $0.appGroups.contains(name) }
+    }
+
+    /// The store of the suite `name`, made once per name and kind: its `UserDefaults`, made with
+    /// `UserDefaults(suiteName:)`, is recorded. A name `UserDefaults` refuses, or that breaks
+    /// ``StoreNames``' rules, makes a store that refuses every read and write.
+    static func store(named name: String, appGroup: Bool) -> AppSettingsStore {
+        let identity: AppSettingsStore.Identity = appGroup ? .appGroup(name) : .suite(name)
+        if let known = state.withLock({ state -> AppSettingsStore? in
+            if appGroup { state.appGroups.insert(name) }
+            return state.named[identity]
+        }) {
+            return known
         }
-        state.withLock { $0.remember(userDefaults, as: found, namesGeneration: generation) }
-        return found
+        let refusal = StoreNames.problem(with: name)
+        let made = refusal == nil ? makeUserDefaults(suiteName: name) : nil
+        let store = AppSettingsStore(
+            identity: identity,
+            // A refused store needs a `UserDefaults` too: one of memory, never read by the library.
+            userDefaults: made
+                ?? InMemoryUserDefaults(storage: InMemoryStorage(name: "refused suite \(name)", suiteName: nil)),
+            refusal: made == nil ? refusal ?? "UserDefaults refuses it as a suite name" : nil)
+        return state.withLock { state in
+            if let known = state.named[identity] { return known }
+            state.named[identity] = store
+            state.remember(store)
+            return store
+        }
+    }
+
+    /// `UserDefaults(suiteName:)`; in the stand-in build, the model of Apple's (`AppleUserDefaults`).
+    private static func makeUserDefaults(suiteName name: String) -> UserDefaults? {
+        #if APPLE_STAND_INS
+            AppleUserDefaults(suiteName: name)
+        #else
+            UserDefaults(suiteName: name)
+        #endif
     }
 }

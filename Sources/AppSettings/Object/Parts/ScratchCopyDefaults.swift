@@ -8,11 +8,11 @@ import Foundation
 /// load travels in its argument: `init` binds the copy to `original` and neither loads, applies
 /// overrides nor publishes it. Nothing about the calling thread decides it.
 final class ScratchCopyDefaults: UserDefaults {
-    /// The `UserDefaults` the copy stands for: its ``AppSettingsObject/userDefaults``.
-    let original: UserDefaults
+    /// The store the copy stands for: the live object's, its ``AppSettingsObject/userDefaults`` too.
+    let store: AppSettingsStore
 
-    init(for original: UserDefaults) {
-        self.original = original
+    init(for store: AppSettingsStore) {
+        self.store = store
         // A `UserDefaults` needs a suite to exist; this one is never read or written: the copy
         // holds `original`, not this.
         super.init(suiteName: nil)!
@@ -22,4 +22,11 @@ final class ScratchCopyDefaults: UserDefaults {
     /// `.standard` and never loaded. (Not `Sendable` in corelibs; `UserDefaults` is thread-safe,
     /// Foundation documents, and this one's only own property is immutable.)
     nonisolated(unsafe) static let describingClass = ScratchCopyDefaults(for: .standard)
+}
+
+/// While the default `sharedStore` asks `sharedUserDefaults` (or the other way round): the default
+/// of the other answers `.standard` then, so that a class overriding neither gets `.standard` and
+/// one overriding either gets its override from both.
+enum SharedStoreDefaults {
+    @TaskLocal static var isResolving = false
 }

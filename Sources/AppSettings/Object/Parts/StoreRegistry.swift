@@ -73,7 +73,7 @@ enum StoreRegistry {
         let others = objects.withLock { objects in
             (objects[writer.userDefaultsKey] ?? []).compactMap(\.object).filter { $0 !== writer }
         }
-        return others.filter { $0.userDefaults === writer.userDefaults || $0.store.holds(stored) }
+        return others.filter { $0.settingsStore == writer.settingsStore || $0.store.holds(stored) }
     }
 
     /// Tells the other live objects of `writer`'s store (but `excluded`) that it wrote `stored`.

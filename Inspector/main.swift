@@ -14,6 +14,7 @@ let usage = """
            appsettings export --suite NAME --key KEY
            appsettings import --suite NAME --key KEY FILE [--replace]
            appsettings schema --suite NAME --key KEY [--format json|appconfig] [--bundle-id ID]
+           appsettings settings-bundle --suite NAME --key KEY --output DIR
            appsettings diff FILE FILE
            appsettings diff --suite NAME --key KEY FILE
            appsettings --help
@@ -37,6 +38,10 @@ let usage = """
       schema   the set's schema, as the app stored it with the set: JSON Schema (draft 2020-12) of
                its documents, or with --format appconfig the AppConfig specification XML of its
                managed keys, for MDM consoles (bundleId: --bundle-id, else the suite name)
+      settings-bundle
+               writes DIR/Settings.bundle/Root.plist: the page of the settings the set shows in the
+               system Settings app (@Setting(inSettingsApp: true)), from the schema stored with
+               it, as the app's settingsBundlePage() makes it (with --app-group, naming the group)
       diff     which settings differ between two exports, or between a suite's set and an export:
                "- name: value" only in the first, "+ name: value" only in the second,
                "~ name: first -> second" changed (nested objects by dotted path)
@@ -92,6 +97,7 @@ case "set": set(commandArguments)
 case "export": export(commandArguments)
 case "import": importDocument(commandArguments)
 case "schema": schema(commandArguments)
+case "settings-bundle": settingsBundle(commandArguments)
 case "diff": diff(commandArguments)
 case let command?: usageError("unknown command '\(command)'")
 }

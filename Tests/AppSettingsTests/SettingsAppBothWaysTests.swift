@@ -165,3 +165,41 @@ import Testing
         #expect(Set(document.keys) == ["$schemaVersion", "dontDimScreen", "soundLevel", "theme", "name", "notShown"])
     }
 }
+
+/// Threads assigning, saving, reloading and hearing the foreground notice while the Settings app
+/// writes: nothing deadlocks, and afterwards the object, the set and the shown key agree (run
+/// under ThreadSanitizer by `swift test --sanitize=thread`).
+@Suite(.serialized) struct SettingsAppConcurrencyTests {
+    @Test func assignmentsSavesAndSettingsAppWritesOnThreads() throws {
+        let suite = TemporarySuite()
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        settings.name = "start"
+        try settings.synchronizeToUserDefaults()
+        let rounds = 40
+        let failures = Protected<[String]>([])
+        Threads.run(4) { thread in
+            for round in 0..<rounds {
+                switch thread {
+                case 0: settings.name = "app \(round)"
+                case 1:
+                    do { try settings.synchronizeToUserDefaults() } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                case 2:
+                    let settingsApp = suite.another()
+                    settingsApp.set("settings \(round)", forKey: "SettingsAppPage.name")
+                    settingsApp.set(Double(round) / Double(rounds), forKey: "SettingsAppPage.soundLevel")
+                default:
+                    NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        // Whatever won, one last save leaves the three in agreement.
+        settings.dontDimScreen.toggle()
+        #expect(waitUntil { (try? settings.synchronizeToUserDefaults()) != nil && !settings.hasUnsavedChanges })
+        let name = settings.name
+        #expect(suite.storedObject(forKey: "SettingsAppPage.name") as? String == name)
+        #expect(SettingsAppPageSettings(userDefaults: suite.another()).name == name)
+    }
+}

@@ -1,4 +1,5 @@
 import AppSettings
+import AppSettingsTesting
 import Foundation
 import Testing
 
@@ -113,5 +114,25 @@ func settingsAppSpecifiers(_ data: Data) throws -> [NSDictionary] {
 
     @Test func thePageIsTheSameBytesEveryTime() {
         #expect(SettingsAppPageSettings.settingsBundlePage() == SettingsAppPageSettings.settingsBundlePage())
+    }
+}
+
+/// A type of the app's own conformed to `SettingsAppValue`: the Settings app has no element for a
+/// `Codable` value, so it is left off the page, and logged.
+struct SettingsAppPoint: Codable, Equatable { var x = 0 }
+extension SettingsAppPoint: SettingValue, SettingsAppValue {}
+
+final class SettingsAppOwnTypeSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting(inSettingsApp: true) var homepage = SettingsAppPoint()
+    @Setting(inSettingsApp: true) var shown = true
+    override var userDefaultsKeyPostfix: String { "SettingsAppOwnType" }
+}
+
+@Suite struct SettingsAppOwnTypeTests {
+    @Test func aTypeTheSettingsAppCannotShowIsLeftOffThePageAndLogged() throws {
+        let (page, lines) = AppSettingsLog.capture { SettingsAppOwnTypeSettings.settingsBundlePage() }
+        #expect(try settingsAppSpecifiers(page).map { $0["Key"] as? String } == ["SettingsAppOwnType.shown"])
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("SettingsAppOwnType.homepage: the Settings app cannot show its type") == true)
     }
 }

@@ -97,7 +97,7 @@ extension AppSettingsObject {
     /// assignment (a change, unsaved until the next save); a value that does not fit is listed in
     /// ``ignoredSettingsAppValues``. A published object announces what changed.
     final func takeSettingsAppValues(refresh: Bool) {
-        guard showsSettingsInSettingsApp, embeddingParent == nil else { return }
+        guard showsSettingsInSettingsApp, embeddingParent == nil, !settingsKey.hasEmptyPostfix else { return }
         let shown = settingsAppSlots
         let found: [String: Any]
         do {

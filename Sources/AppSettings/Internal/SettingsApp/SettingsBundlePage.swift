@@ -23,9 +23,12 @@ enum SettingsBundlePage {
     /// shown), in declaration order, keyed `"<postfix>.<stored name>"`.
     static func items(postfix: String, properties: [SchemaProperty]) -> [Item] {
         properties.compactMap { property -> Item? in
-            guard let entry = property.settingsApp,
-                let control = SettingsAppControl(node: property.node, range: property.range, entry: entry)
-            else { return nil }
+            guard let entry = property.settingsApp else { return nil }
+            guard let control = SettingsAppControl(node: property.node, range: property.range, entry: entry) else {
+                // Only a type of the app's own conformed to `SettingsAppValue` gets here.
+                Log.error("\(postfix).\(property.name): the Settings app cannot show its type; left off the page")
+                return nil
+            }
             return Item(
                 key: SettingsKey(postfix: postfix).settingsAppKey(of: property.name),
                 title: property.description ?? words(of: property.name), control: control,

@@ -15,6 +15,7 @@ let usage = """
            appsettings import --suite NAME --key KEY FILE [--replace]
            appsettings schema --suite NAME --key KEY [--format json|appconfig] [--bundle-id ID]
            appsettings remove --suite NAME --key KEY
+           appsettings settings-bundle --suite NAME --key KEY --output DIR
            appsettings diff FILE FILE
            appsettings diff --suite NAME --key KEY FILE
            appsettings --help
@@ -42,6 +43,10 @@ let usage = """
       remove   takes a set away, readable or not, keeping its bytes as the app keeps an
                unreadable set's: under <key>.unreadable-<ms> (printed); the app then loads its
                developer defaults. KEY is the full key or the postfix, as stored
+      settings-bundle
+               writes DIR/Settings.bundle/Root.plist: the page of the settings the set shows in the
+               system Settings app (@Setting(inSettingsApp: true)), from the schema stored with
+               it, as the app's settingsBundlePage() makes it (with --app-group, naming the group)
       diff     which settings differ between two exports, or between a suite's set and an export:
                "- name: value" only in the first, "+ name: value" only in the second,
                "~ name: first -> second" changed (nested objects by dotted path)
@@ -100,6 +105,7 @@ case "export": export(commandArguments)
 case "import": importDocument(commandArguments)
 case "schema": schema(commandArguments)
 case "remove": remove(commandArguments)
+case "settings-bundle": settingsBundle(commandArguments)
 case "diff": diff(commandArguments)
 case let command?: usageError("unknown command '\(command)'")
 }

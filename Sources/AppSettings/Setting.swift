@@ -154,7 +154,7 @@ public struct Setting<Value: SettingValue> {
 
     /// Where every initializer ends: the slot, holding the declared value passed through the
     /// setting's rules, registered with the object being initialized.
-    private init(
+    init(
         declared wrappedValue: Value,
         _ storedName: String?,
         legacyKey: String?,
@@ -224,14 +224,14 @@ extension Date: RangedSettingValue {}
 extension ClosedRange {
     /// `value`, or the bound it is beyond; a value that compares with neither bound (NaN) gets
     /// the lower one.
-    fileprivate func clamping(_ value: Bound) -> Bound {
+    func clamping(_ value: Bound) -> Bound {
         if contains(value) { return value }
         return value > upperBound ? upperBound : lowerBound
     }
 }
 
 /// `clamp`, then `validate` when there is one: the rules of a setting declared with `in:`.
-private func clamping<Value>(
+func clamping<Value>(
     then validate: (@Sendable (Value) -> Value)?,
     _ clamp: @escaping @Sendable (Value) -> Value
 ) -> @Sendable (Value) -> Value {

@@ -254,12 +254,7 @@ extension StoredSettingsInspector {
         format: SchemaFormat,
         bundleIdentifier: String = ""
     ) throws(AppSettingsError) -> Data? {
-        let set: SettingsCodec.StoredSet
-        do {
-            set = try SettingsCodec.readStoredSet(data, readingSchema: true)
-        } catch {
-            throw .unreadableArchive(key: key, settings: [], reason: error.description)
-        }
+        let set = try storedSetWithSchema(data, key: key)
         let documentFormat: StoredSets.SchemaFormat =
             switch format {
             case .json: .json

@@ -167,6 +167,7 @@ extension AppSettingsObject.State {
     mutating func takeLoadState(of loaded: Self) {
         stored = loaded.stored
         lastLoadError = loaded.lastLoadError
+        settingsApp = loaded.settingsApp
     }
 
 }

@@ -23,6 +23,7 @@ extension AppSettingsObject {
         }
         let error = replaceValues(as: .storedState) { scratch in
             scratch.resetToDeveloperDefaults()
+            defer { scratch.takeSettingsAppValues(refresh: false) }
             return scratch.loadStoredState(refresh: true)
         }
         // Managed configuration is read again too (on Linux nothing else tells when it changed).
@@ -46,6 +47,7 @@ extension AppSettingsObject {
         if let error = loadStoredState(refresh: false) {
             Log.error("\(type(of: self)): \(error)")
         }
+        takeSettingsAppValues(refresh: false)
     }
 
     /// Loads what is stored into this object, which nobody else can see yet (an initializing

@@ -49,6 +49,8 @@ extension AppSettingsObject {
         }
         guard isUnsaved || forcing else { return nil }
         try checkStorable()
+        // What the Settings app wrote since the last look is taken first: it counts as made now.
+        if !forcing { takeSettingsAppValues(refresh: true) }
         // Synced values go to the account the store is signed into now (AppSettingsObject+Syncing).
         if !forcing { try pullIfAccountChanged() }
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
@@ -57,8 +59,11 @@ extension AppSettingsObject {
             // Changed since the check above? Another thread may have synchronized meanwhile.
             guard forcing || snapshot.changes.hasUnsavedChanges else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
-            let (backupKey, decision) = try store.write { stored in try merged(snapshot, with: stored) }
+            let (backupKey, decision) = try store.write { stored in
+                try showingSettingsAppValues(merged(snapshot, with: stored))
+            }
             markSaved(snapshot)
+            settingsAppDidSave()
             return FinishedSave(
                 decision: decision, backupKey: backupKey, adopted: takeWritten(decision, over: snapshot))
         }
@@ -87,7 +92,7 @@ extension AppSettingsObject {
         } else {
             others = []
         }
-        try store.remove()
+        try store.remove(alsoRemoving: settingsAppSlots.map(\.key))
         replaceValues(as: .storedState) { $0.resetToDeveloperDefaults() }
         for other in others { other.storedSettingsDidChange() }
         // Synced settings are the account's: a syncing object takes them back from the cloud.

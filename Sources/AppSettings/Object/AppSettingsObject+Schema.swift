@@ -50,7 +50,8 @@ extension AppSettingsObject {
                     ?? slot.schemaNode,
                 range: slot.rules.range,
                 description: slot.rules.description,
-                defaultValue: includingDefaults ? slot.defaultJSONForm : nil)
+                defaultValue: includingDefaults ? slot.defaultJSONForm : nil,
+                settingsApp: slot.settingsAppEntry)
         }
     }
 }

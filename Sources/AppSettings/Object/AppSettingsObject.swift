@@ -44,6 +44,8 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         /// What a live object that is not nested found of overrides (launch arguments, the
         /// environment, managed configuration); `nil` for scratch copies and nested objects.
         var overrides: OverrideState?
+        /// What the object saw under the keys the system Settings app shows (`+SettingsApp`).
+        var settingsApp = SettingsAppState()
     }
 
     /// The lock and the state it guards; `@Setting` values are guarded by it too.

@@ -41,6 +41,8 @@ struct SchemaProperty: Sendable, Hashable {
     var description: String?
     /// The developer default in its JSON form; only the class knows it (the archive does not carry it).
     var defaultValue: StoredValue?
+    /// What `@Setting(inSettingsApp: true)` adds (`Internal/SettingsApp`); `nil` for a setting not shown.
+    var settingsApp: SettingsAppEntry?
 }
 
 /// The closed range of `@Setting(in:)`, both bounds in their JSON form.

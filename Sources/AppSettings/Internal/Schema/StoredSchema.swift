@@ -13,6 +13,7 @@ import Foundation
 /// f Float   d Double   s String   t Date   x Data   l URL   g UUID   * any (Codable)   0 not declared
 /// ? optional   [ array or set   { dictionary        (prefixes: "?[s" is [String]?, "{i" [String: Int])
 /// e choices (its raw form follows; "values" in the JSON)   n other integer bounds ("n" in the JSON)
+/// shown in the Settings app: "a" in the JSON, [position, developer default, titles of choices]
 /// o settings object ("o" in the JSON: {name: form}, forms as below)
 ///
 /// "bidst[s\n{"3": {"in": [0, 1], "d": "Volume"}, "4": {"e": ["light", "dark"]}}"
@@ -22,7 +23,8 @@ import Foundation
 /// `["e", form, [values]]`, `["o", {name: setting}]`, `{"t": form, "in": [...], "d": "..."}`.
 ///
 /// The 20-setting set of the benchmark (Bool, Int, Double, String, Date, [String]) carries 23
-/// bytes of it. Developer defaults are not carried: the tool's schema has no `default`.
+/// bytes of it. Developer defaults are not carried (the tool's schema has no `default`), but for
+/// the settings shown in the Settings app, whose page the tool makes (`Internal/SettingsApp`).
 struct StoredSchema: Equatable {
     /// The declared settings' properties, by stored name (no defaults).
     var properties: [String: SchemaProperty]
@@ -47,6 +49,7 @@ struct StoredSchema: Equatable {
                 extra["in"] = [JSONForm.jsonValue(range.lowerBound), JSONForm.jsonValue(range.upperBound)]
             }
             if let description = property.description { extra["d"] = description }
+            if let shown = property.settingsApp { extra["a"] = shown.compactForm }
             if !extra.isEmpty { extras[String(index)] = extra }
         }
         return extras.isEmpty ? codes : codes + "\n" + JSONForm.compactText(extras)
@@ -170,6 +173,7 @@ struct StoredSchema: Equatable {
             guard let node = Self.node(from: &codes, extra: extra) else { return nil }
             var property = SchemaProperty(name: name, node: node, description: extra["d"] as? String)
             property.range = Self.range(from: extra["in"])
+            property.settingsApp = extra["a"].flatMap(SettingsAppEntry.init(compactForm:))
             byName[name] = property
         }
         guard codes.isEmpty else { return nil }

@@ -7,6 +7,7 @@ import Foundation
 /// | the key | `AppSettings.<postfix>` | the store |
 /// | a backup of unreadable bytes | `<key>.unreadable-<milliseconds>` | `SettingsStore` |
 /// | a synced setting's cloud key | `<key>.<setting>` | sync |
+/// | a setting shown in the Settings app | `<postfix>.<setting>` | `Internal/SettingsApp` |
 /// | a launch argument | `-<postfix>.<path>` | overrides |
 /// | an environment variable | `MY_APPS_SETTINGS_SOUND_LEVEL` | overrides |
 /// | a managed-configuration file | `AppSettings/<domain>/<key>.json` | overrides (Linux) |
@@ -51,6 +52,10 @@ struct SettingsKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static let backupInfix = ".unreadable-"
+
+    /// The key the system Settings app keeps a shown setting's value under
+    /// (`@Setting(inSettingsApp: true)`): `"<postfix>.<stored name>"`.
+    func settingsAppKey(of setting: String) -> String { "\(postfix).\(setting)" }
 
     /// The key as one file-name component (recovery copies, lock files).
     var fileName: String { fileNameComponent(name) }

@@ -128,6 +128,9 @@ struct SettingsStore: @unchecked Sendable {
         /// Called under the lock once the write is known to fit its domain, just before it is
         /// made (a synchronization sends its synced settings to the cloud there).
         var willWrite: (() -> Void)?
+        /// Values written beside the set under keys of their own, in the same write: those of the
+        /// settings the system Settings app shows (`Internal/SettingsApp`), by key.
+        var shownValues: [String: Any] = [:]
     }
 
     /// Under the domain's exclusive lock, so that no other process writes in between: re-reads
@@ -140,7 +143,8 @@ struct SettingsStore: @unchecked Sendable {
         try domain.withLock(exclusive: true, key: key) {
             let write = try decide(try readHoldingLock(refresh: true)?.object)
             let backupKey = try writeHoldingLock(
-                write.data, writeID: write.writeID, backingUp: write.backup, willWrite: write.willWrite)
+                write.data, writeID: write.writeID, backingUp: write.backup, willWrite: write.willWrite,
+                shownValues: write.shownValues)
             return (backupKey, write.decision)
         }
     }
@@ -149,7 +153,8 @@ struct SettingsStore: @unchecked Sendable {
         _ data: Data,
         writeID: Int64,
         backingUp backup: PreferencesValue?,
-        willWrite: (() -> Void)?
+        willWrite: (() -> Void)?,
+        shownValues: [String: Any]
     ) throws -> String? {
         // What the domain holds under this key (put back if the write fails), besides it, and this
         // key's backups, oldest first.
@@ -191,6 +196,7 @@ struct SettingsStore: @unchecked Sendable {
         StoreWatcher.recordOwnWrite(writeID)
         try domain.writeFlushingRecoveryCopy(data, forKey: key, replacing: previous) {
             domain.setData(data, forKey: key)
+            for (shownKey, value) in shownValues { domain.setObject(value, forKey: shownKey) }
             guard domain.synchronize() else {
                 throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)
             }
@@ -212,11 +218,13 @@ struct SettingsStore: @unchecked Sendable {
         }
     }
 
-    /// Removes the key (and its recovery copy) and flushes.
-    func remove() throws {
+    /// Removes the key (and its recovery copy) and `otherKeys` (those of the settings the
+    /// Settings app shows), and flushes.
+    func remove(alsoRemoving otherKeys: [String] = []) throws {
         try domain.withLock(exclusive: true, key: key) {
             try domain.removeRecoveryCopy(forKey: key)
             domain.removeObject(forKey: key)
+            for otherKey in otherKeys { domain.removeObject(forKey: otherKey) }
             guard domain.synchronize() else {
                 throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)
             }

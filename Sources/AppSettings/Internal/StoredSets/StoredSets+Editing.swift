@@ -38,7 +38,10 @@ extension StoredSets {
                 let (data, writeID) = SettingsCodec.archive(
                     set, replacingValuesWith: entries, schema: schema?.text(forNames: entries.keys.sorted()))
                 // The store checks the size of the domain it goes into.
-                return SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
+                var write = SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
+                // The keys the Settings app shows hold the values written, as an app's save leaves them.
+                write.shownValues = SettingsBundlePage.shownValues(of: entries, schema: schema, key: key)
+                return write
             }
         } catch is NothingToWrite {
             return

@@ -88,6 +88,8 @@ struct SettingRules: Sendable {
     /// The bounds of `in:`, in their JSON form.
     var range: SchemaRange?
     var description: String?
+    /// What `@Setting(inSettingsApp: true)` declares (`Setting+SettingsApp.swift`); `nil` when not shown.
+    var settingsApp: SettingsAppEntry?
 
     static let none = SettingRules()
 }

@@ -27,6 +27,8 @@ enum StoreRegistry {
     /// process wrote it.
     private static func storesChangedElsewhere(_ change: StoreWatcher.Change) {
         for object in liveObjects(where: { change.concerns($0.store) }) {
+            // The suite changed: what the Settings app wrote under the keys it shows, if anything.
+            LogCapture.logging(for: object) { object.settingsAppSuiteDidChange() }
             switch change.contents(object.store) {
             case .nothing:
                 continue
@@ -49,6 +51,7 @@ enum StoreRegistry {
         }
         withExtendedLifetime(live) {}
         StoreWatcher.startWatching(object.store)
+        if object.showsSettingsInSettingsApp { SettingsAppForegroundWatcher.start() }
     }
 
     static func unregister(_ object: AppSettingsObject) {

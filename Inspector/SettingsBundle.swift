@@ -1,0 +1,34 @@
+import AppSettings
+@_spi(AppSettingsTool) import AppSettingsStoredSets
+import Foundation
+
+// `appsettings settings-bundle`: the Settings app page of a stored set, from the schema it carries.
+
+func settingsBundle(_ arguments: ArraySlice<String>) {
+    let options = Arguments(arguments, options: ["--suite", "--key", "--output"])
+    _ = options.operands([], for: "settings-bundle")
+    let output = options.required("--output", for: "settings-bundle")
+    let set = storedSet(options, for: "settings-bundle")
+    guard let data = set.userDefaults.data(forKey: set.key) else { fail("the set under '\(set.key)' is not data") }
+    let page: Data?
+    do {
+        page = try StoredSettingsInspector.settingsBundlePage(
+            ofArchive: data, key: set.key, appGroup: options.isAppGroup ? options["--suite"] : nil)
+    } catch {
+        fail(error.description)
+    }
+    guard let page else {
+        fail(
+            "the set under '\(set.key)' carries no schema: it was stored by a version of AppSettings that "
+                + "did not describe settings (the app's next save adds it)")
+    }
+    let bundle = URL(fileURLWithPath: output).appendingPathComponent("Settings.bundle")
+    let file = bundle.appendingPathComponent("Root.plist")
+    do {
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try page.write(to: file, options: .atomic)
+    } catch {
+        fail("\(file.path): \(error.localizedDescription)")
+    }
+    print(file.path)
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+// How a setting shown in the system Settings app looks there, and how its value crosses over:
+// one control per setting, made from the setting's schema (type, range, choices), by the class
+// and by the tool alike. The rules are those of Apple's Settings Application Schema Reference
+// (developer.apple.com/library/archive/documentation/PreferenceSettings/Conceptual/
+// SettingsApplicationSchemaReference), cited per control below.
+
+/// What `@Setting(inSettingsApp: true)` declares beside the schema: the titles of a choice's
+/// values, and, in a schema (the class's or the one a set carries), the setting's position and
+/// developer default.
+struct SettingsAppEntry: Sendable, Hashable {
+    /// The declaration order among the class's settings, so that the page lists them as declared.
+    var position: Int = 0
+    /// The developer default, in its JSON form.
+    var defaultValue: StoredValue?
+    /// The titles of a choice's values, beside the schema's values (`nil` for other settings).
+    var choiceTitles: [String]?
+}
+
+/// The Settings app's element for one setting.
+enum SettingsAppControl: Equatable {
+    /// `PSToggleSwitchSpecifier`: "DefaultValue (required) Boolean" (Toggle Switch Element).
+    case toggleSwitch
+    /// `PSSliderSpecifier`: "DefaultValue, MinimumValue, MaximumValue (required) Real" (Slider
+    /// Element); `integer` rounds what the slider writes.
+    case slider(minimum: Double, maximum: Double, integer: Bool, isFloat: Bool)
+    /// `PSMultiValueSpecifier`: "Values (required) Array ... Titles (required) Array" (Multi Value
+    /// Element), `values` in their JSON form.
+    case choice(values: [StoredValue], titles: [String])
+    /// `PSTextFieldSpecifier`: "DefaultValue String" (Text Field Element); a number's field has
+    /// `KeyboardType` `NumberPad` (unsigned integers) or `NumbersAndPunctuation`.
+    case textField(SchemaNode)
+
+    /// The control of a setting of `node` with `range`; `nil` for a form the Settings app cannot
+    /// show (which `@Setting(inSettingsApp:)` does not compile for).
+    init?(node: SchemaNode, range: SchemaRange?, entry: SettingsAppEntry) {
+        switch node {
+        case .boolean:
+            self = .toggleSwitch
+        case .integer, .real:
+            if let range, let minimum = range.lowerBound.jsonNumber, let maximum = range.upperBound.jsonNumber {
+                let isFloat = node == .real(isFloat: true)
+                self = .slider(minimum: minimum, maximum: maximum, integer: !Self.isReal(node), isFloat: isFloat)
+            } else {
+                self = .textField(node)
+            }
+        case .string:
+            self = .textField(.string)
+        case .choices(let raw, let values):
+            guard raw == .string || Self.isInteger(raw) else { return nil }
+            let titles = entry.choiceTitles ?? values.map { JSONForm.description(of: $0) }
+            guard titles.count == values.count else { return nil }
+            self = .choice(values: values, titles: titles)
+        default:
+            return nil
+        }
+    }
+
+    private static func isReal(_ node: SchemaNode) -> Bool {
+        if case .real = node { return true }
+        return false
+    }
+
+    private static func isInteger(_ node: SchemaNode) -> Bool {
+        if case .integer = node { return true }
+        return false
+    }
+
+    // MARK: Values, both ways
+
+    /// What the Settings app's key holds for `stored` (a value in its JSON form), as the control
+    /// writes it: a Boolean, a real, a raw value, or text.
+    func settingsAppValue(of stored: StoredValue) -> Any? {
+        switch self {
+        case .toggleSwitch:
+            guard case .bool(let value) = stored else { return nil }
+            return value
+        case .slider:
+            return stored.jsonNumber.map { Self.shortest($0, of: stored) }
+        case .choice:
+            return JSONForm.jsonValue(stored)
+        case .textField:
+            if case .string(let text) = stored { return text }
+            return stored.jsonNumber == nil ? nil : JSONForm.description(of: stored)
+        }
+    }
+
+    /// A Float's shortest decimal (0.7, not 0.699999988079071), as its JSON form gives it.
+    private static func shortest(_ number: Double, of stored: StoredValue) -> Double {
+        guard case .float = stored, let value = JSONForm.jsonValue(stored) as? Double else { return number }
+        return value
+    }
+
+    /// The stored form, for the setting's conversion and rules, of what the Settings app wrote
+    /// under the key; throws the reason when it is not of the control's kind.
+    func storedValue(fromSettingsApp object: Any) throws(SettingsAppValueProblem) -> StoredValue {
+        guard let found = StoredValue(propertyListValue: object) else {
+            throw SettingsAppValueProblem("holds \(foundTypeName(of: object)), not a value the Settings app writes")
+        }
+        switch self {
+        case .toggleSwitch:
+            if case .bool = found { return found }
+            // Apple's documentation lets a toggle's value be a number: 0 and 1 are read as Booleans.
+            if case .integer(let number) = found, number == 0 || number == 1 { return .bool(number == 1) }
+        case .slider(_, _, let integer, let isFloat):
+            guard let number = found.jsonNumber else { break }
+            if integer {
+                guard number.isFinite, let rounded = Int64(exactly: number.rounded()) else { break }
+                return .integer(rounded)
+            }
+            return isFloat ? .float(Float(number)) : .double(number)
+        case .choice:
+            if case .string = found { return found }
+            if let number = found.jsonNumber, let integer = Int64(exactly: number) { return .integer(integer) }
+        case .textField(let node):
+            return try Self.storedValue(fromText: found, node: node)
+        }
+        throw SettingsAppValueProblem("holds \(found.kindDescription) \(JSONForm.description(of: found))")
+    }
+
+    /// A text field's value, read as the setting's type: the text of a number, or a number.
+    private static func storedValue(fromText found: StoredValue, node: SchemaNode) throws(SettingsAppValueProblem)
+        -> StoredValue
+    {
+        if node == .string {
+            guard case .string = found else { throw SettingsAppValueProblem("holds \(found.kindDescription)") }
+            return found
+        }
+        let number: Double
+        var text = ""
+        switch found {
+        case .string(let string):
+            text = string.trimmingCharacters(in: .whitespaces)
+            if case .integer = node, let integer = Int64(text) { return .integer(integer) }
+            if case .integer = node, let integer = UInt64(text) { return .unsignedInteger(integer) }
+            guard let parsed = Double(text), parsed.isFinite else {
+                throw SettingsAppValueProblem("holds '\(string)', not a number")
+            }
+            number = parsed
+        default:
+            guard let parsed = found.jsonNumber else { throw SettingsAppValueProblem("holds \(found.kindDescription)") }
+            number = parsed
+        }
+        switch node {
+        case .real(let isFloat): return isFloat ? .float(Float(number)) : .double(number)
+        default:
+            guard let integer = Int64(exactly: number) else {
+                throw SettingsAppValueProblem("holds \(text.isEmpty ? "\(number)" : "'\(text)'"), not a whole number")
+            }
+            return .integer(integer)
+        }
+    }
+}
+
+/// Why a value the Settings app's key holds is not taken.
+struct SettingsAppValueProblem: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension SettingsAppEntry {
+    /// The entry as a stored schema carries it (`StoredSchema`, `"a"`): `[position, default]`, and
+    /// a choice's titles third.
+    var compactForm: [Any] {
+        var form: [Any] = [position, defaultValue.map(JSONForm.jsonValue) ?? NSNull()]
+        if let choiceTitles { form.append(choiceTitles) }
+        return form
+    }
+
+    /// The entry a stored schema carries; `nil` for a form this version does not read.
+    init?(compactForm: Any) {
+        guard let form = compactForm as? [Any], form.count == 2 || form.count == 3,
+            let position = (form[0] as? NSNumber)?.intValue
+        else { return nil }
+        self.position = position
+        defaultValue = form[1] is NSNull ? nil : JSONForm.storedValue(fromJSON: form[1])
+        if form.count == 3 {
+            guard let titles = form[2] as? [String] else { return nil }
+            choiceTitles = titles
+        }
+    }
+}

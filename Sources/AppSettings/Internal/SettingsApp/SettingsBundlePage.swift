@@ -1,0 +1,167 @@
+import Foundation
+
+/// A `Settings.bundle/Root.plist` page made from a schema: the class's
+/// (`AppSettingsObject.settingsBundlePage()`) or the one a stored set carries (`appsettings
+/// settings-bundle`), so both give the same bytes.
+///
+/// Apple's Settings Application Schema Reference, "Schema File Root Content": "PreferenceSpecifiers
+/// (required) Array: An array of dictionaries, each of which contains the data for a single
+/// preference element. The order of the elements in the array defines the order that they are
+/// displayed on the screen", and "ApplicationGroupContainerIdentifier String: The app group
+/// identifier to use for storing preference values."
+enum SettingsBundlePage {
+    /// One shown setting: its key, title and control, with its developer default.
+    struct Item {
+        var key: String
+        var title: String
+        var control: SettingsAppControl
+        var defaultValue: StoredValue?
+        var position: Int
+    }
+
+    /// The shown settings of `properties` (a class's top-level settings; a nested object's are not
+    /// shown), in declaration order, keyed `"<postfix>.<stored name>"`.
+    static func items(postfix: String, properties: [SchemaProperty]) -> [Item] {
+        properties.compactMap { property -> Item? in
+            guard let entry = property.settingsApp else { return nil }
+            guard let control = SettingsAppControl(node: property.node, range: property.range, entry: entry) else {
+                // Only a type of the app's own conformed to `SettingsAppValue` gets here.
+                Log.error("\(postfix).\(property.name): the Settings app cannot show its type; left off the page")
+                return nil
+            }
+            return Item(
+                key: SettingsKey(postfix: postfix).settingsAppKey(of: property.name),
+                title: property.description ?? words(of: property.name), control: control,
+                defaultValue: entry.defaultValue ?? property.defaultValue, position: entry.position)
+        }
+        .sorted { $0.position < $1.position }
+    }
+
+    /// The page: an XML property list, each dictionary's keys sorted.
+    static func document(items: [Item], appGroup: String?) -> Data {
+        var root: [String: PageValue] = ["PreferenceSpecifiers": .array(items.map { .dictionary(specifier(of: $0)) })]
+        if let appGroup { root["ApplicationGroupContainerIdentifier"] = .string(appGroup) }
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+
+            """
+        PageValue.dictionary(root).write(to: &text, indent: "")
+        text += "</plist>\n"
+        return Data(text.utf8)
+    }
+
+    /// The specifier dictionary of one setting, with the keys the element's table of the Settings
+    /// Application Schema Reference marks required.
+    private static func specifier(of item: Item) -> [String: PageValue] {
+        var specifier: [String: PageValue] = ["Key": .string(item.key), "Title": .string(item.title)]
+        let defaultValue = item.defaultValue.flatMap { item.control.settingsAppValue(of: $0) }
+        switch item.control {
+        case .toggleSwitch:
+            specifier["Type"] = .string("PSToggleSwitchSpecifier")
+            specifier["DefaultValue"] = .bool(defaultValue as? Bool ?? false)
+        case .slider(let minimum, let maximum, _, _):
+            // The Slider Element's table has no Title: the Settings app shows none beside a slider.
+            specifier["Type"] = .string("PSSliderSpecifier")
+            specifier["DefaultValue"] = .real(defaultValue as? Double ?? minimum)
+            specifier["MinimumValue"] = .real(minimum)
+            specifier["MaximumValue"] = .real(maximum)
+        case .choice(let values, let titles):
+            specifier["Type"] = .string("PSMultiValueSpecifier")
+            specifier["Values"] = .array(values.compactMap { PageValue(JSONForm.jsonValue($0)) })
+            specifier["Titles"] = .array(titles.map { .string($0) })
+            specifier["DefaultValue"] = defaultValue.flatMap(PageValue.init) ?? .string("")
+        case .textField(let node):
+            specifier["Type"] = .string("PSTextFieldSpecifier")
+            specifier["DefaultValue"] = .string(defaultValue as? String ?? "")
+            specifier["AutocapitalizationType"] = .string("None")
+            specifier["AutocorrectionType"] = .string("No")
+            if node != .string {
+                let unsigned: Bool
+                if case .integer(let minimum, _) = node { unsigned = minimum == 0 } else { unsigned = false }
+                specifier["KeyboardType"] = .string(unsigned ? "NumberPad" : "NumbersAndPunctuation")
+            } else {
+                specifier["KeyboardType"] = .string("Alphabet")
+            }
+        }
+        return specifier
+    }
+
+    /// A name in words: `dontDimScreen` → "Dont dim screen", `sound_level` → "Sound level".
+    static func words(of name: String) -> String {
+        var words: [String] = []
+        var current = ""
+        var previous: Character?
+        for character in name {
+            if character == "_" || character == "-" || character == "." || character == " " {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else if character.isUppercase, let previous, previous.isLowercase || previous.isNumber {
+                words.append(current)
+                current = String(character)
+            } else {
+                current.append(character)
+            }
+            previous = character
+        }
+        if !current.isEmpty { words.append(current) }
+        let sentence = words.enumerated().map { index, word in
+            // An acronym (URL, ID) keeps its case; other words after the first are lowercased.
+            if index == 0 { return word.prefix(1).uppercased() + word.dropFirst() }
+            return word.allSatisfy(\.isUppercase) && word.count > 1 ? word : word.lowercased()
+        }
+        return sentence.joined(separator: " ")
+    }
+}
+
+/// A value of the page's property list.
+private enum PageValue {
+    case string(String)
+    case bool(Bool)
+    case integer(Int64)
+    case real(Double)
+    case array([PageValue])
+    case dictionary([String: PageValue])
+
+    /// A raw value or a default as JSON gives it (a Boolean, an integer, a real, a string).
+    init?(_ value: Any) {
+        switch value {
+        case let bool as Bool where type(of: value) == Bool.self: self = .bool(bool)
+        case let string as String: self = .string(string)
+        case let integer as Int: self = .integer(Int64(integer))
+        case let integer as Int64: self = .integer(integer)
+        case let real as Double: self = .real(real)
+        case let number as NSNumber:
+            self =
+                Double(number.int64Value) == number.doubleValue
+                ? .integer(number.int64Value) : .real(number.doubleValue)
+        default: return nil
+        }
+    }
+
+    func write(to text: inout String, indent: String) {
+        switch self {
+        case .string(let string): text += "\(indent)<string>\(Self.escaped(string))</string>\n"
+        case .bool(let bool): text += "\(indent)<\(bool ? "true" : "false")/>\n"
+        case .integer(let integer): text += "\(indent)<integer>\(integer)</integer>\n"
+        case .real(let real): text += "\(indent)<real>\(real)</real>\n"
+        case .array(let values):
+            text += "\(indent)<array>\n"
+            for value in values { value.write(to: &text, indent: indent + "\t") }
+            text += "\(indent)</array>\n"
+        case .dictionary(let values):
+            text += "\(indent)<dict>\n"
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                text += "\(indent)\t<key>\(Self.escaped(key))</key>\n"
+                value.write(to: &text, indent: indent + "\t")
+            }
+            text += "\(indent)</dict>\n"
+        }
+    }
+
+    private static func escaped(_ string: String) -> String {
+        string.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

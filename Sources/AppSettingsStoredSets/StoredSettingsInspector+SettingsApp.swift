@@ -1,0 +1,37 @@
+import AppSettings
+import Foundation
+
+// MARK: - The stored set's Settings app page
+
+@_spi(AppSettingsTool)
+extension StoredSettingsInspector {
+    /// The `Settings.bundle/Root.plist` page of the settings a stored set shows in the system
+    /// Settings app (`@Setting(inSettingsApp: true)`), made from the schema the set carries: the
+    /// page `AppSettingsObject.settingsBundlePage()` makes in the app, byte for byte; `nil` for a
+    /// set stored by a version that carries no schema.
+    ///
+    /// - Parameters:
+    ///   - data: The stored archive.
+    ///   - key: The set's key (`AppSettings.MySettings`): the page's keys begin with its postfix.
+    ///   - appGroup: The App Group the page names in `ApplicationGroupContainerIdentifier`, if any.
+    /// - Throws: ``AppSettingsError/unreadableArchive(key:settings:reason:)`` when the bytes are
+    ///   not a settings set this version reads.
+    public static func settingsBundlePage(
+        ofArchive data: Data,
+        key: String,
+        appGroup: String? = nil
+    ) throws(AppSettingsError) -> Data? {
+        StoredSets.settingsBundlePage(of: try storedSetWithSchema(data, key: key), key: key, appGroup: appGroup)
+    }
+}
+
+extension StoredSettingsInspector {
+    /// A stored set with its `$schema`; unreadable bytes are ``AppSettingsError/unreadableArchive(key:settings:reason:)``.
+    static func storedSetWithSchema(_ data: Data, key: String) throws(AppSettingsError) -> SettingsCodec.StoredSet {
+        do {
+            return try SettingsCodec.readStoredSet(data, readingSchema: true)
+        } catch {
+            throw .unreadableArchive(key: key, settings: [], reason: error.description)
+        }
+    }
+}

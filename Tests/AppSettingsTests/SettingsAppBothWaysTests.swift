@@ -1,0 +1,205 @@
+import AppSettings
+import Foundation
+import Testing
+
+@testable import AppSettings
+
+/// The keys the Settings app shows, both ways: a save writes them, a load and a live object take
+/// what the Settings app (here: another `UserDefaults` of the suite) wrote there. Serialized: the
+/// foreground notice these tests post reaches every live object of the process.
+@Suite(.serialized) struct SettingsAppBothWaysTests {
+    let suite = TemporarySuite()
+
+    private let keys = [
+        "SettingsAppPage.dontDimScreen", "SettingsAppPage.soundLevel", "SettingsAppPage.theme", "SettingsAppPage.name",
+    ]
+
+    /// What the Settings app does: writes under the shown keys, through its own `UserDefaults`.
+    private func settingsAppWrites(_ values: [String: Any]) {
+        let settingsApp = suite.another()
+        for (key, value) in values { settingsApp.set(value, forKey: key) }
+        settingsApp.synchronize()
+    }
+
+    @Test func aSaveShowsTheValuesUnderTheirKeys() throws {
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        settings.dontDimScreen = true
+        settings.soundLevel = 0.25
+        settings.theme = .dark
+        settings.name = "Ann"
+        settings.notShown = 9
+        try settings.synchronizeToUserDefaults()
+        #expect(suite.storedObject(forKey: "SettingsAppPage.dontDimScreen") as? Bool == true)
+        #expect(suite.storedObject(forKey: "SettingsAppPage.soundLevel") as? Double == 0.25)
+        #expect(suite.storedObject(forKey: "SettingsAppPage.theme") as? String == "dark")
+        #expect(suite.storedObject(forKey: "SettingsAppPage.name") as? String == "Ann")
+        #expect(suite.storedObject(forKey: "SettingsAppPage.notShown") == nil)
+        // Numbers in text fields are text, as the Settings app's text field writes them.
+        let numbers = SettingsAppNumberSettings(userDefaults: suite.userDefaults)
+        numbers.retryCount = 12
+        try numbers.synchronizeToUserDefaults()
+        #expect(suite.storedObject(forKey: "SettingsAppNumbers.retryCount") as? String == "12")
+        #expect(suite.storedObject(forKey: "SettingsAppNumbers.ratio") as? String == "0.25")
+        #expect(suite.storedObject(forKey: "SettingsAppNumbers.level") as? Int == 2)
+    }
+
+    @Test func aNewObjectTakesWhatTheSettingsAppWroteThroughTheSettingsRules() throws {
+        let first = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        first.theme = .dark
+        try first.synchronizeToUserDefaults()
+        settingsAppWrites([
+            "SettingsAppPage.dontDimScreen": true, "SettingsAppPage.soundLevel": 5.0,
+            "SettingsAppPage.theme": "sepia", "SettingsAppPage.name": "Bo",
+        ])
+        let settings = SettingsAppPageSettings(userDefaults: suite.another())
+        #expect(settings.dontDimScreen)
+        #expect(settings.soundLevel == 1)  // clamped by in:
+        #expect(settings.theme == .dark)  // an unknown choice is not taken
+        #expect(settings.name == "Bo")
+        #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["theme"])
+        #expect(settings.ignoredSettingsAppValues.first?.key == "SettingsAppPage.theme")
+        #expect(settings.ignoredSettingsAppValues.first?.value == #""sepia""#)
+        // Taken as changes: the next save stores them in the set, and shows the set's values.
+        #expect(settings.hasUnsavedChanges)
+        try settings.synchronizeToUserDefaults()
+        #expect(suite.storedObject(forKey: "SettingsAppPage.soundLevel") as? Double == 1)
+        #expect(suite.storedObject(forKey: "SettingsAppPage.theme") as? String == "dark")
+        try first.resetToUserDefaults()
+        #expect(first.dontDimScreen && first.soundLevel == 1 && first.name == "Bo" && first.theme == .dark)
+    }
+
+    @Test func textFieldsAndIntegerSlidersAreReadAsTheSettingsType() throws {
+        let first = SettingsAppNumberSettings(userDefaults: suite.userDefaults)
+        first.retryCount = 5
+        try first.synchronizeToUserDefaults()
+        settingsAppWrites([
+            "SettingsAppNumbers.retryCount": "-4", "SettingsAppNumbers.ratio": " 0.5",
+            "SettingsAppNumbers.pageCount": 6.6, "SettingsAppNumbers.unsignedLimit": "many",
+            "SettingsAppNumbers.level": 7,
+        ])
+        let settings = SettingsAppNumberSettings(userDefaults: suite.another())
+        #expect(settings.retryCount == 0)  // through validate:
+        #expect(settings.scaleRatio == 0.5)
+        #expect(settings.pageCount == 7)  // the slider's real, rounded
+        #expect(settings.unsignedLimit == 8)
+        #expect(settings.level == .high)
+        #expect(Set(settings.ignoredSettingsAppValues.map(\.setting)) == ["unsignedLimit", "level"])
+    }
+
+    @Test func resetToUserDefaultsTakesWhatTheSettingsAppWrote() throws {
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        settings.name = "Ann"
+        try settings.synchronizeToUserDefaults()
+        settingsAppWrites(["SettingsAppPage.name": "Cy"])
+        try settings.resetToUserDefaults()
+        #expect(settings.name == "Cy")
+        #expect(settings.hasUnsavedChanges)
+    }
+
+    @Test func aLiveObjectTakesTheValuesWhenTheAppReturnsToTheForeground() throws {
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        settings.name = "Ann"
+        try settings.synchronizeToUserDefaults()
+        settingsAppWrites(["SettingsAppPage.name": "Di", "SettingsAppPage.dontDimScreen": true])
+        NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+        #expect(waitUntil { settings.name == "Di" && settings.dontDimScreen })
+    }
+
+    #if os(Linux) && !APPLE_STAND_INS
+        @Test func aLiveObjectTakesTheValuesWhenTheSuiteChanges() throws {
+            let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+            settings.name = "Ann"
+            try settings.synchronizeToUserDefaults()
+            // The store watcher starts a moment after the first live object: written until seen.
+            var written = 0
+            #expect(
+                waitUntil {
+                    written += 1
+                    settingsAppWrites(["SettingsAppPage.name": "Ed \(written)"])
+                    usleep(50_000)
+                    return settings.name.hasPrefix("Ed ")
+                })
+        }
+    #endif
+
+    @Test func theLaterOfAnAssignmentAndASettingsAppChangeWins() throws {
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        settings.name = "Ann"
+        try settings.synchronizeToUserDefaults()
+        // An assignment, then the Settings app: the app's value, seen at the save, is later.
+        settings.name = "here"
+        settingsAppWrites(["SettingsAppPage.name": "there"])
+        try settings.synchronizeToUserDefaults()
+        #expect(settings.name == "there")
+        #expect(suite.storedObject(forKey: "SettingsAppPage.name") as? String == "there")
+        // The Settings app, seen, then an assignment: the assignment is later, and stays.
+        settingsAppWrites(["SettingsAppPage.name": "Settings"])
+        try settings.resetToUserDefaults()
+        #expect(settings.name == "Settings")
+        settings.name = "app"
+        NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+        try settings.synchronizeToUserDefaults()
+        #expect(settings.name == "app")
+        #expect(suite.storedObject(forKey: "SettingsAppPage.name") as? String == "app")
+        #expect(SettingsAppPageSettings(userDefaults: suite.another()).name == "app")
+    }
+
+    @Test func removingTheSetRemovesTheShownKeys() throws {
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        settings.name = "Ann"
+        suite.userDefaults.set("kept", forKey: "SettingsAppPage.other")
+        try settings.synchronizeToUserDefaults()
+        #expect(keys.allSatisfy { suite.storedObject(forKey: $0) != nil })
+        try settings.removeFromUserDefaults()
+        #expect(keys.allSatisfy { suite.storedObject(forKey: $0) == nil })
+        #expect(suite.storedObject(forKey: "SettingsAppPage.other") as? String == "kept")
+        #expect(settings.name == "guest")
+    }
+
+    @Test func documentsSeeTheSetAsBefore() throws {
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        settings.name = "Ann"
+        try settings.synchronizeToUserDefaults()
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: settings.jsonRepresentation()) as? [String: Any])
+        #expect(Set(document.keys) == ["$schemaVersion", "dontDimScreen", "soundLevel", "theme", "name", "notShown"])
+    }
+}
+
+/// Threads assigning, saving, reloading and hearing the foreground notice while the Settings app
+/// writes: nothing deadlocks, and afterwards the object, the set and the shown key agree (run
+/// under ThreadSanitizer by `swift test --sanitize=thread`).
+@Suite(.serialized) struct SettingsAppConcurrencyTests {
+    @Test func assignmentsSavesAndSettingsAppWritesOnThreads() throws {
+        let suite = TemporarySuite()
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        settings.name = "start"
+        try settings.synchronizeToUserDefaults()
+        let rounds = 40
+        let failures = Protected<[String]>([])
+        Threads.run(4) { thread in
+            for round in 0..<rounds {
+                switch thread {
+                case 0: settings.name = "app \(round)"
+                case 1:
+                    do { try settings.synchronizeToUserDefaults() } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                case 2:
+                    let settingsApp = suite.another()
+                    settingsApp.set("settings \(round)", forKey: "SettingsAppPage.name")
+                    settingsApp.set(Double(round) / Double(rounds), forKey: "SettingsAppPage.soundLevel")
+                default:
+                    NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        // Whatever won, one last save leaves the three in agreement.
+        settings.dontDimScreen.toggle()
+        #expect(waitUntil { (try? settings.synchronizeToUserDefaults()) != nil && !settings.hasUnsavedChanges })
+        let name = settings.name
+        #expect(suite.storedObject(forKey: "SettingsAppPage.name") as? String == name)
+        #expect(SettingsAppPageSettings(userDefaults: suite.another()).name == name)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@testable import AppSettings
+
+// Real processes need `Process`, which exists on macOS and Linux only.
+#if os(Linux) || os(macOS)
+    /// `appsettings settings-bundle`: the page made from a stored set's schema is the class's.
+    @Suite struct SettingsAppToolTests {
+        let suite = TemporarySuite()
+
+        private func pageWritten(by arguments: [String]) throws -> Data {
+            let directory = try ScratchDirectory("AppSettingsSettingsBundle")
+            let result = try Inspector.run(arguments + ["--output", directory.url.path])
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(result.errors.isEmpty)
+            let file = directory.url.appendingPathComponent("Settings.bundle/Root.plist")
+            #expect(result.output == file.path + "\n")
+            return try Data(contentsOf: file)
+        }
+
+        @Test func theToolWritesThePageTheClassMakes() throws {
+            // The values stored differ from the defaults: the page's defaults are the class's.
+            let shown = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+            shown.dontDimScreen = true
+            shown.theme = .dark
+            try shown.synchronizeToUserDefaults()
+            let numbers = SettingsAppNumberSettings(userDefaults: suite.userDefaults)
+            numbers.retryCount = 5
+            try numbers.synchronizeToUserDefaults()
+            let page = try pageWritten(by: ["settings-bundle", "--suite", suite.name, "--key", "SettingsAppPage"])
+            #expect(page == SettingsAppPageSettings.settingsBundlePage())
+            let numbersPage = try pageWritten(by: [
+                "settings-bundle", "--suite", suite.name, "--key", "AppSettings.SettingsAppNumbers",
+            ])
+            #expect(numbersPage == SettingsAppNumberSettings.settingsBundlePage())
+            #expect(numbersPage != page)
+        }
+
+        @Test func anAppGroupsPageNamesTheGroup() throws {
+            let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+            settings.name = "someone"
+            try settings.synchronizeToUserDefaults()
+            let page = try pageWritten(by: ["settings-bundle", "--app-group", suite.name, "--key", "SettingsAppPage"])
+            #expect(page == SettingsAppPageSettings.settingsBundlePage(appGroup: suite.name))
+        }
+
+        @Test func aSetWithoutSettingsShownGivesAnEmptyPage() throws {
+            let settings = SchemaAudioSettings(userDefaults: suite.userDefaults)
+            settings.volume = 3
+            try settings.synchronizeToUserDefaults()
+            let page = try pageWritten(by: ["settings-bundle", "--suite", suite.name, "--key", "SchemaAudioSettings"])
+            #expect(page == SchemaAudioSettings.settingsBundlePage())
+            #expect(try settingsAppSpecifiers(page).isEmpty)
+        }
+
+        @Test func theToolSeesTheSetAsBeforeAndItsEditsAreShown() throws {
+            let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+            settings.name = "Ann"
+            try settings.synchronizeToUserDefaults()
+            let dump = try Inspector.run(["dump", "--suite", suite.name])
+            #expect(dump.status == 0)
+            let sets = try #require(try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [String: Any])
+            #expect(Array(sets.keys) == ["AppSettings.SettingsAppPage"])
+            // An edit writes the shown key too, so the app's next load does not take the old value back.
+            let edit = try Inspector.run(["set", "--suite", suite.name, "--key", "SettingsAppPage", "name", "Flo"])
+            #expect(edit.status == 0, "\(edit.errors)")
+            let other = suite.another()
+            other.synchronize()
+            #expect(other.object(forKey: "SettingsAppPage.name") as? String == "Flo")
+            #expect(SettingsAppPageSettings(userDefaults: other).name == "Flo")
+        }
+
+        @Test func theOutputIsRequired() throws {
+            let result = try Inspector.run(["settings-bundle", "--suite", suite.name, "--key", "SettingsAppPage"])
+            #expect(result.status == 2)
+            #expect(result.errors.contains("settings-bundle needs --output"))
+        }
+    }
+#endif

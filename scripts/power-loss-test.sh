@@ -9,7 +9,7 @@
 # Scenarios, each in a scratch HOME of its own: saves in a row; several sets saved in turns by two
 # processes; a merge with another writer; sets larger than a 4 KiB block that outgrow their slots;
 # an earlier version's plain copy converted; a suite removed. The model and the scenarios are in
-# scripts/power-loss-states.py (Python 3, standard library only).
+# scripts/powerloss/ (Python 3, standard library only), run by scripts/power-loss-states.py.
 #
 # With --self-test, then proves the test can fail: a test host built with
 # `-Xswiftc -DAPPSETTINGS_INJECTED_FAULTS` (debug, in a build directory of its own; see

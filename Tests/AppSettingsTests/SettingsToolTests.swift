@@ -299,5 +299,62 @@ import Testing
             try settings.resetToUserDefaults()
             #expect(settings.optionalDate == nil)
         }
+
+        @Test("get and export never fail while the app saves the set: they read under its shared lock")
+        func readsWhileTheAppSaves() throws {
+            // Before the tool took the lock, it read the domain file while the app's synchronize()
+            // rewrote it in place, and a few reads found no set ("no settings set under …").
+            let settings = try storedAllTypes()
+            let key = key
+            let reads = 120
+            let saveLimit = 20_000
+            let readsEnded = Protected(false)
+            let saves = Protected(0)
+            let savesWhenReadsEnded = Protected(0)
+            let failures = Protected([String]())
+            Threads.run(2) { thread in
+                if thread == 0 {
+                    // The app: a new value saved each round, until the tool's reads ended (a bound
+                    // on the rounds, so a tool that hangs cannot keep it going).
+                    for round in 1...saveLimit where !readsEnded.withLock({ $0 }) {
+                        settings.int = round
+                        do {
+                            try settings.synchronizeToUserDefaults()
+                        } catch {
+                            failures.withLock { $0.append("save \(round): \(error)") }
+                        }
+                        saves.withLock { $0 = round }
+                    }
+                    return
+                }
+                defer {
+                    savesWhenReadsEnded.withLock { $0 = saves.withLock { $0 } }
+                    readsEnded.withLock { $0 = true }
+                }
+                for read in 0..<reads {
+                    let arguments = read.isMultiple(of: 2) ? ["get"] + key + ["int"] : ["export"] + key
+                    do {
+                        let result = try Inspector.run(arguments)
+                        // get prints a value the app saved; export, a document holding one.
+                        let printed = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                        let readable =
+                            arguments[0] == "get"
+                            ? Int(printed) != nil : (try? JSONSerialization.jsonObject(with: Data(printed.utf8))) != nil
+                        if result.status != 0 || !result.errors.isEmpty || !readable {
+                            failures.withLock {
+                                $0.append("\(arguments[0]) #\(read): exit \(result.status), \(result.errors)")
+                            }
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(arguments[0]) #\(read): \(error)") }
+                    }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+            // The reads ran while the app saved: more saves than reads, and the saves stopped
+            // because the reads ended, not at their bound.
+            let saved = savesWhenReadsEnded.withLock { $0 }
+            #expect(saved >= reads && saved < saveLimit, "\(saved) saves during \(reads) reads")
+        }
     }
 #endif

@@ -61,11 +61,56 @@ extension AppSettingsObject {
         stopSyncing()
         let sync = CloudSync(store: store)
         _state.withLock { $0.cloud.sync = sync }
-        sync.start { [weak self, weak sync] change in
-            guard let self, let sync else { return }
-            self.cloudStoreDidChange(change, from: sync)
-        }
+        sync.start(
+            observer: { [weak self, weak sync] change in
+                guard let self, let sync else { return }
+                self.cloudStoreDidChange(change, from: sync)
+            },
+            event: { [weak self, weak sync] event in
+                guard let self, let sync else { return }
+                self.environmentDidChange(event, for: sync)
+            },
+            check: { [weak self, weak sync] in
+                guard let self, let sync, !self.isSettled(with: sync) else { return }
+                self.pullReportingFailures(nil, from: sync)
+            })
+        // The first download may come later, and silently: the store is checked again by itself.
+        sync.checkAgainLater()
         try refresh(sync)
+    }
+
+    /// Whether a check would find nothing to do: the store is signed out, or signed into the
+    /// stored record's account and holds, for every synced setting, what the record says.
+    private func isSettled(with sync: CloudSync) -> Bool {
+        guard let record = _state.withLock({ $0.stored.cloudRecord }) else { return false }
+        switch sync.store.account {
+        case .signedOut: return true
+        case .signedIn(let identifier) where record.account != identifier: return false
+        default: break
+        }
+        return slots.allSatisfy { slot in
+            !slot.syncs || slot.isConstant
+                || record.isSettled(slot.name, holding: sync.envelope(forKey: cloudKey(of: slot)))
+        }
+    }
+
+    /// After the account changed, a pull takes the new account's values (or sends what was saved
+    /// while signed out, back on the same account), and the checks start again; back in the
+    /// foreground, the store is asked for new values, as ``refreshFromCloud()`` does.
+    private func environmentDidChange(_ event: CloudEnvironmentEvent, for sync: CloudSync) {
+        switch event {
+        case .identityChanged:
+            sync.checkAgainLater()
+            pullReportingFailures(nil, from: sync)
+        case .enteredForeground:
+            do {
+                try refresh(sync)
+            } catch {
+                reportSyncFailures([
+                    error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")
+                ])
+            }
+        }
     }
 
     /// Asks the store for new values and compares every synced setting with it, as a change

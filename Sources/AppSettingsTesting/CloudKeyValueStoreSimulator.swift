@@ -55,8 +55,8 @@ import Foundation
 ///   "1 megabyte" for all values, "1 megabyte" for one value): a write over a limit, or not a
 ///   property list, is refused at upload, the device's local copy set back to the account's value,
 ///   and the device told ``CloudKeyValueStoreChange/Reason/quotaViolationChange``.
-/// - A key over 64 bytes in UTF-8 (`NSUbiquitousKeyValueStore`: "Key strings in the key-value store
-///   can be up to 64 bytes using UTF-8 encoding"): Apple's store raises `NSInvalidArgumentException`
+/// - A key over 64 bytes in UTF-8 (`NSUbiquitousKeyValueStore`: "The maximum length for key
+///   strings is 64 bytes using UTF-8 encoding"): Apple's store raises `NSInvalidArgumentException`
 ///   ("key '…' is too long", as reported by apps that hit it); the simulator ignores the write or
 ///   removal and records it in ``runtimeErrors``.
 /// - A write made inside the notice of the initial sync is recorded in ``misuses``

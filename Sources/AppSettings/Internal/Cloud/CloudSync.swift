@@ -4,8 +4,8 @@ import Foundation
 /// its observers, and the checks it makes again by itself (``CloudRecheckSchedule``).
 ///
 /// Every call into the store goes through here, and none names a key over 64 bytes (Apple,
-/// `NSUbiquitousKeyValueStore`: "Key strings in the key-value store can be up to 64 bytes using
-/// UTF-8 encoding"; the store raises an exception for a longer one).
+/// `NSUbiquitousKeyValueStore`: "The maximum length for key strings is 64 bytes using UTF-8
+/// encoding"; the store raises an exception for a longer one).
 ///
 /// Its lock is a leaf: the store and the environment are called outside it.
 final class CloudSync: @unchecked Sendable {

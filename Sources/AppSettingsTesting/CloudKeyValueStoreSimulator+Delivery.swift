@@ -36,6 +36,7 @@ extension CloudKeyValueStoreSimulator {
                     }
                 } else {
                     state.accounts[account] = values
+                    state.activity += 1
                 }
             }
             if !refused.isEmpty {
@@ -60,8 +61,11 @@ extension CloudKeyValueStoreSimulator {
                 current.values = server
                 current.outbox = []
                 current.hasDownloaded = true
+                state.activity += 1
                 current.dataAccount = account
-                if changedAccount {
+                if options.silentFirstDownload {
+                    // No notice: the library finds the values at its next check.
+                } else if changedAccount {
                     current.notices.append(notice(.accountChange, keys: server.keys.sorted()))
                 } else if current.discardedWrite {
                     current.notices.append(notice(.initialSyncChange, keys: server.keys.sorted()))
@@ -73,6 +77,7 @@ extension CloudKeyValueStoreSimulator {
                     .filter { current.values[$0] != server[$0] && !unsent.contains($0) }.sorted().prefix(max(0, count))
                 guard !changed.isEmpty else { return }
                 for key in changed { current.values[key] = server[key] }
+                state.activity += 1
                 current.notices.append(notice(.serverChange, keys: Array(changed)))
             }
             state.devices[device.identifier] = current
@@ -100,6 +105,24 @@ extension CloudKeyValueStoreSimulator {
     public func deliverNotices(to device: any CloudKeyValueStore) {
         guard let device = ownDevice(device) else { return }
         for (observers, change) in takeNotices(of: device.identifier) {
+            call(observers, with: change, on: device.identifier)
+        }
+    }
+
+    /// The task-local device whose initial-sync notice is being delivered on this thread.
+    @TaskLocal static var deliveringInitialSync: Int?
+
+    /// Calls `observers` with `change`; inside a notice of the initial sync, a write to the device
+    /// is a misuse (see ``misuses``).
+    func call(
+        _ observers: [@Sendable (CloudKeyValueStoreChange) -> Void], with change: CloudKeyValueStoreChange,
+        on identifier: Int
+    ) {
+        guard change.reason == .initialSyncChange else {
+            for observer in observers { observer(change) }
+            return
+        }
+        Self.$deliveringInitialSync.withValue(identifier) {
             for observer in observers { observer(change) }
         }
     }
@@ -111,8 +134,25 @@ extension CloudKeyValueStoreSimulator {
 
     /// Moves everything: every online device uploads its writes and downloads its account's
     /// values, and every notice is delivered, round after round until nothing is left to move
-    /// (at most 64 rounds).
+    /// (at most 64 rounds); then simulated time moves on from one piece of work that devices'
+    /// users scheduled (the library's checks of the store) to the next, each followed by moving
+    /// everything again, until an hour passes in which no device wrote and nothing moved (or
+    /// nothing is scheduled). ``now`` tells how much simulated time it took.
     public func deliverChanges() {
+        moveEverything()
+        var lastActivity = (count: state.withLock { $0.activity }, time: now)
+        for _ in 0..<10_000 {
+            guard let time = state.withLock({ $0.scheduled.map(\.time).min() }), time - lastActivity.time <= 3600
+            else { return }
+            advanceTime(by: time - now)
+            moveEverything()
+            let activity = state.withLock { $0.activity }
+            if activity != lastActivity.count { lastActivity = (activity, now) }
+        }
+    }
+
+    /// Moves data and notices until nothing is left to move (at most 64 rounds).
+    func moveEverything() {
         for _ in 0..<64 {
             let devices = state.withLock { $0.devices.keys.sorted() }.map { Device(identifier: $0, simulator: self) }
             for device in devices { upload(from: device) }
@@ -143,7 +183,11 @@ extension CloudKeyValueStoreSimulator {
                 state.runtimeErrors.append("NSUbiquitousKeyValueStore: key '\(key)' is too long")
                 return
             }
+            if Self.deliveringInitialSync == identifier {
+                state.misuses.append("a write of '\(key)' inside the notice of the initial sync")
+            }
             guard var device = state.devices[identifier] else { return }
+            state.activity += 1
             state.clock += 1
             device.values[key] = value?.data
             device.outbox.append(Write(key: key, value: value, time: state.clock + device.clockOffset))
@@ -178,9 +222,7 @@ extension CloudKeyValueStoreSimulator {
             let notices = takeNotices(of: device.identifier)
             guard !notices.isEmpty else { return }
             queue.async(group: noticeGroup) {
-                for (observers, change) in notices {
-                    for observer in observers { observer(change) }
-                }
+                for (observers, change) in notices { self.call(observers, with: change, on: device.identifier) }
             }
         case .insideSynchronize, .manual:
             break

@@ -55,9 +55,20 @@ import Foundation
 ///   "1 megabyte" for all values, "1 megabyte" for one value): a write over a limit, or not a
 ///   property list, is refused at upload, the device's local copy set back to the account's value,
 ///   and the device told ``CloudKeyValueStoreChange/Reason/quotaViolationChange``.
-/// - A key over 64 bytes in UTF-8: Apple's store raises `NSInvalidArgumentException` ("key '…' is
-///   too long", as reported by apps that hit it); the simulator ignores the write and records it
-///   in ``runtimeErrors``.
+/// - A key over 64 bytes in UTF-8 (`NSUbiquitousKeyValueStore`: "The maximum length for key
+///   strings is 64 bytes using UTF-8 encoding"): Apple's store raises `NSInvalidArgumentException`
+///   ("key '…' is too long", as reported by apps that hit it); the simulator ignores the write or
+///   removal and records it in ``runtimeErrors``.
+/// - A write made inside the notice of the initial sync is recorded in ``misuses``
+///   (`NSUbiquitousKeyValueStoreInitialSyncChange`: "Schedule the write operations after a delay
+///   to give the system time to download the data"); ``Options/silentFirstDownload`` leaves that
+///   notice, and the account change's, out altogether.
+/// - Time is simulated: work the library schedules (its checks of the store after `startSyncing`,
+///   a save or an account change) runs when ``advanceTime(by:)`` reaches it, and a device's sign-in
+///   or sign-out tells the library at once, as `NSUbiquityIdentityDidChange` does ("When the user
+///   logs in or out of iCloud or changes accounts, the system posts an
+///   `NSUbiquityIdentityDidChange` notification"); ``enterForeground(_:)`` tells it the app
+///   returned to the foreground.
 ///
 /// Values travel as binary property lists, as they do to iCloud: a `Float` comes back a
 /// `Double`. Every member may be called from any thread; observers are called with no lock held.
@@ -95,16 +106,32 @@ public final class CloudKeyValueStoreSimulator: Sendable {
         public var noticeDelivery: NoticeDelivery
         /// Whether notices leave out the keys that changed.
         public var omitsChangedKeys: Bool
+        /// Whether an account's first download posts no notice at all, not even when it discarded
+        /// writes or replaced another account's values (Apple documents when the notice is posted,
+        /// not that it always is).
+        public var silentFirstDownload: Bool
 
-        /// Options; the defaults are Apple's conflict rule, notices delivered at once, with keys.
+        /// Options; the defaults are Apple's conflict rule, notices delivered at once, with keys,
+        /// and a first download that tells of discarded writes and of another account.
         public init(
             conflictResolution: ConflictResolution = .newestWriteTime,
             noticeDelivery: NoticeDelivery = .immediately,
-            omitsChangedKeys: Bool = false
+            omitsChangedKeys: Bool = false,
+            silentFirstDownload: Bool = false
         ) {
             self.conflictResolution = conflictResolution
             self.noticeDelivery = noticeDelivery
             self.omitsChangedKeys = omitsChangedKeys
+            self.silentFirstDownload = silentFirstDownload
+        }
+
+        /// The strictest model: the server's own clock decides conflicts (the last upload wins,
+        /// whatever the writing devices' clocks said), notices come only when asked for and name no
+        /// key, and first downloads are silent.
+        public static var strict: Options {
+            Options(
+                conflictResolution: .lastUploadWins, noticeDelivery: .manual, omitsChangedKeys: true,
+                silentFirstDownload: true)
         }
     }
 
@@ -139,6 +166,14 @@ public final class CloudKeyValueStoreSimulator: Sendable {
         var clockOffset = 0
         var notices: [CloudKeyValueStoreChange] = []
         var observers: [(token: ObserverToken, observer: @Sendable (CloudKeyValueStoreChange) -> Void)] = []
+        var eventObservers: [(token: ObserverToken, observer: @Sendable (CloudEnvironmentEvent) -> Void)] = []
+    }
+
+    /// Work a device's user scheduled (`CloudEnvironment.schedule(after:_:)`), in simulated time.
+    struct ScheduledWork {
+        var time: Double
+        var order: Int
+        var work: @Sendable () -> Void
     }
 
     struct State {
@@ -147,6 +182,13 @@ public final class CloudKeyValueStoreSimulator: Sendable {
         var nextDevice = 0
         var clock = 0
         var runtimeErrors: [String] = []
+        var misuses: [String] = []
+        /// Simulated seconds since the simulator was made.
+        var now: Double = 0
+        var scheduled: [ScheduledWork] = []
+        var nextOrder = 0
+        /// Raised by every write, applied upload and changing download.
+        var activity = 0
     }
 
     let state = Protected(State())
@@ -206,6 +248,11 @@ public final class CloudKeyValueStoreSimulator: Sendable {
     /// What went wrong as it would raise an exception on Apple's store (a key too long).
     public var runtimeErrors: [String] { state.withLock { $0.runtimeErrors } }
 
+    /// What a device's user did that Apple's documentation says not to do: a write made inside
+    /// the notice of the initial sync (`NSUbiquitousKeyValueStoreInitialSyncChange`: "Schedule the
+    /// write operations after a delay to give the system time to download the data").
+    public var misuses: [String] { state.withLock { $0.misuses } }
+
     /// Signs `device` into a new, empty account (see ``signIn(_:to:)``); it is told at its next
     /// download.
     public func changeAccount(of device: any CloudKeyValueStore) {
@@ -229,12 +276,14 @@ public final class CloudKeyValueStoreSimulator: Sendable {
             }
             state.devices[device.identifier] = current
         }
+        identityChanged(on: device)
     }
 
     /// Signs `device` out: its local copy stays, its writes wait there, nothing travels.
     public func signOut(_ device: any CloudKeyValueStore) {
         guard let device = ownDevice(device) else { return }
         state.withLock { $0.devices[device.identifier]?.account = nil }
+        identityChanged(on: device)
     }
 
     /// Takes `device` offline (nothing is uploaded or downloaded) or back online.

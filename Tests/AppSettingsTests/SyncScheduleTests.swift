@@ -4,24 +4,31 @@ import Testing
 
 @testable import AppSettings
 
-/// Random schedules on the strict simulator (issue 28): 2 to 5 devices, every kind of synced
-/// setting, edits, saves, uploads and downloads one device at a time (partial, offline), early
-/// notices, notices from inside `synchronize()` or only when asked, relaunches, stop and start,
-/// revert, reset, removal, signing out and into another account (one already holding data), an
-/// over-quota value; then everything delivered and the properties checked:
-/// - the devices of one account converge, and the cloud holds what they show;
-/// - each value is one written on that account, or the default;
-/// - a write made after its device had seen every other write to that setting (no concurrent
-///   write on that account) is never lost;
-/// - local settings never leave their device;
-/// - a fresh object shows what the live one shows;
-/// - the cloud holds only the account's values (never an over-quota one);
-/// - a step causes a bounded number of writes to the store; no too-long key is ever written.
+/// Random schedules on the simulator (issues 28 and 37), in two modes: the simulator's options
+/// drawn at random, and its strict mode (the server's own clock decides conflicts, first downloads
+/// are silent). 2 to 5 devices, every kind of synced setting, edits, saves, uploads and downloads
+/// one device at a time (partial, offline), early notices, notices from inside `synchronize()` or
+/// only when asked, relaunches, stop and start, revert, reset, removal, signing out and into
+/// another account (one already holding data), an over-quota value, simulated time passing, the
+/// app returning to the foreground; then the app saves what it changed, and from there on makes
+/// no call: iCloud moves everything and at most 90 simulated minutes pass. The invariants, each
+/// tagged in its violation:
+/// - `[agree]` the devices of one account show the same values (a device may keep a value of its
+///   own that iCloud refused only while no other device synced a value for that setting);
+/// - `[converge]` with no app call, each device shows what the cloud holds, and a fresh object what
+///   the live one shows;
+/// - `[latest]` a write made after its device had seen every other write to that setting (no
+///   concurrent write on that account) is never lost;
+/// - `[account]` each value is one written on that account, or the default; the cloud holds only
+///   the account's values (never an over-quota one); local settings never leave their device;
+/// - `[documented]` no key over 64 bytes is ever set or removed, no write is made inside an
+///   initial-sync notice, and a step causes a bounded number of writes to the store.
 ///
 /// Seeded (SplitMix64), shrinking a failing schedule to a minimal one, printing the seed. Seeds:
-/// `APPSETTINGS_SYNC_SEEDS` (default 120 in `swift test`; `.ci/run` runs 1,000),
-/// `APPSETTINGS_SYNC_SEED` replays one. The mutation self-test runs deliberately broken variants
-/// of the sync rules (`CloudSyncMutation`) and must see each one caught.
+/// `APPSETTINGS_SYNC_SEEDS` (default 120 per mode in `swift test`; `.ci/run` runs 1,000),
+/// `APPSETTINGS_SYNC_SEED` replays one. The mutation self-test (`scripts/sync-mutation-test.sh`)
+/// runs each deliberately broken variant of the sync rules (`CloudSyncMutation`, compiled in only
+/// with `-DAPPSETTINGS_INJECTED_FAULTS`) and must see it caught by the invariant it breaks.
 @Suite("Random sync schedules", .capturedLibraryLog)
 struct SyncScheduleTests {
     static let shards = 4
@@ -33,12 +40,15 @@ struct SyncScheduleTests {
         return (1...UInt64(max(count, 1))).map { $0 }
     }
 
-    @Test("random schedules on the strict simulator converge and keep every promise", arguments: 0..<shards)
-    func randomSchedules(shard: Int) {
+    @Test(
+        "random schedules converge with no app call and keep every promise",
+        arguments: [false, true], 0..<shards)
+    func randomSchedules(strict: Bool, shard: Int) {
         let seeds = Self.seeds.filter { Int($0 % UInt64(Self.shards)) == shard }
         var failures = 0
+        let mode = strict ? "strict" : "random options"
         for seed in seeds {
-            let schedule = Schedule(seed: seed)
+            let schedule = Schedule(seed: seed, strict: strict)
             let violations = ScheduleRun(schedule).run()
             guard !violations.isEmpty else { continue }
             failures += 1
@@ -49,27 +59,42 @@ struct SyncScheduleTests {
             let minimalText: String = minimal.schedule.description
             let minimalFound: String = minimal.violations.joined(separator: "; ")
             let report: String =
-                "seed \(seed) (replay: \(replay))\nviolations: \(found)\nminimal schedule (\(steps)):\n"
+                "\(mode): seed \(seed) (replay: \(replay))\nviolations: \(found)\nminimal schedule (\(steps)):\n"
                 + minimalText + "\nits violations: " + minimalFound
             print(report)
             Issue.record(Comment(rawValue: report))
             if failures == 3 { break }
         }
-        print("sync schedules, shard \(shard): \(seeds.count) seeds, \(failures) with violations")
+        print("sync schedules, \(mode), shard \(shard): \(seeds.count) seeds, \(failures) with violations")
     }
 
-    @Test("the suite catches each deliberately broken variant of the sync rules", arguments: CloudSyncMutation.allCases)
-    func mutationIsCaught(mutation: CloudSyncMutation) {
-        CloudSyncMutation.$current.withValue(mutation) {
-            for seed in UInt64(1)...400 {
-                let violations = ScheduleRun(Schedule(seed: seed)).run()
-                if !violations.isEmpty {
-                    print("mutation \(mutation): caught by seed \(seed): \(violations[0])")
+    /// The invariant each deliberate bug breaks.
+    static func invariant(brokenBy mutation: CloudSyncMutation) -> String {
+        switch mutation {
+        case .neverResend, .noRechecks: "[converge]"
+        case .versionNotRaised, .takesOlderValues: "[latest]"
+        case .accountIgnored: "[account]"
+        case .refusedOutranks: "[agree]"
+        case .writesInInitialSyncNotice: "[documented]"
+        }
+    }
+
+    @Test(
+        "the suite catches the deliberately broken variant of the sync rules compiled in",
+        .enabled(if: CloudSyncMutation.current != nil, "only in a build with -DAPPSETTINGS_INJECTED_FAULTS"))
+    func mutationIsCaught() throws {
+        let mutation = try #require(CloudSyncMutation.current)
+        let invariant = Self.invariant(brokenBy: mutation)
+        for seed in UInt64(1)...600 {
+            for strict in [false, true] {
+                let violations = ScheduleRun(Schedule(seed: seed, strict: strict)).run()
+                if let caught = violations.first(where: { $0.hasPrefix(invariant) }) {
+                    print("mutation \(mutation.rawValue): caught by seed \(seed)\(strict ? ", strict" : ""): \(caught)")
                     return
                 }
             }
-            Issue.record("mutation \(mutation) was not caught by 400 seeds")
         }
+        Issue.record("mutation \(mutation.rawValue) was not caught by \(invariant) in 600 seeds of each mode")
     }
 }
 
@@ -168,4 +193,14 @@ final class CountingStore: CloudKeyValueStore, @unchecked Sendable {
     ) -> any NSObjectProtocol { device.addChangeObserver(observer) }
     func removeChangeObserver(_ token: any NSObjectProtocol) { device.removeChangeObserver(token) }
     var account: CloudKeyValueStoreAccount { device.account }
+}
+
+extension CountingStore: CloudEnvironment {
+    func schedule(after seconds: Double, _ work: @escaping @Sendable () -> Void) {
+        device.schedule(after: seconds, work)
+    }
+    func addEventObserver(_ observer: @escaping @Sendable (CloudEnvironmentEvent) -> Void) -> any NSObjectProtocol {
+        device.addEventObserver(observer)
+    }
+    func removeEventObserver(_ token: any NSObjectProtocol) { device.removeEventObserver(token) }
 }

@@ -3,8 +3,20 @@ import Foundation
 // A pull: the store's newer synced values come into the set (see `+Syncing` for the rules).
 
 extension AppSettingsObject {
-    /// Called by the store's change observer, on the store's thread.
+    /// Called by the store's change observer, on the store's thread. A notice of the initial sync
+    /// is not answered inside it: Apple, `NSUbiquitousKeyValueStoreInitialSyncChange`: "Schedule
+    /// the write operations after a delay to give the system time to download the data". The
+    /// pull that sends the discarded writes again runs at the next check (``CloudRecheckSchedule``).
     func cloudStoreDidChange(_ change: CloudKeyValueStoreChange?, from sync: CloudSync) {
+        if change?.reason == .initialSyncChange && !CloudSyncMutation.isActive(.writesInInitialSyncNotice) {
+            sync.checkAgainLater()
+            return
+        }
+        pullReportingFailures(change, from: sync)
+    }
+
+    /// A pull whose failure is reported on ``changes``.
+    func pullReportingFailures(_ change: CloudKeyValueStoreChange?, from sync: CloudSync) {
         do {
             try pull(change, from: sync)
         } catch {
@@ -33,7 +45,6 @@ extension AppSettingsObject {
             // the user is not signed into an iCloud account, the data is stored locally until the
             // next synchronization opportunity").
             guard account != .signedOut else { return nil }
-            var outcome = PullOutcome()
             let scratch = makeScratchCopy(copyingValues: false)
             scratch.resetToDeveloperDefaults()
             if let error = scratch.loadStoredState(refresh: true) {
@@ -42,109 +53,31 @@ extension AppSettingsObject {
             let (storedRecord, storedSchemaVersion) = scratch._state.withLock {
                 ($0.stored.cloudRecord, $0.stored.schemaVersion)
             }
-            var record = storedRecord ?? CloudRecord()
-            let synced = scratch.slots.filter { $0.syncs && !$0.isConstant }
-            let defaults = makeScratchCopy(copyingValues: false)
-            defaults.resetToDeveloperDefaults()
-            var taken: [String: StoredValue] = [:]
-
-            // Another account: nothing of the old one is kept or sent (Apple,
-            // NSUbiquitousKeyValueStoreAccountChange: "the system removes any previous iCloud data
-            // and replaces it with data from the new account").
-            var switched = false
-            switch CloudSyncMutation.current == .accountIgnored ? nil : account {
-            case .signedIn(let identifier) where record.account == nil:
-                record.account = identifier
-            case .signedIn(let identifier) where record.account != identifier:
-                switched = true
-                record = CloudRecord(account: identifier)
-            case .unknown where change?.reason == .accountChange:
-                switched = true
-                record = CloudRecord(account: record.account)
-            default:
-                break
-            }
-            if switched {
-                for slot in synced { taken[slot.name] = defaults.storedValue(of: defaults.slots[slot.index]) ?? .null }
-            }
-
-            // A refused value is not sent again until it changes. Apple's notice "can include"
-            // the keys: without them, every value the store does not hold counts as refused.
-            if change?.reason == .quotaViolationChange {
-                let keys = Set(change?.changedKeys ?? [])
-                for slot in synced {
-                    let key = cloudKey(of: slot)
-                    guard let stamp = record.stamps[slot.name], keys.isEmpty || keys.contains(key),
-                        sync.envelope(forKey: key)??.stamp != stamp
-                    else { continue }
-                    record.refused[slot.name] = stamp
-                    outcome.failures.append(
-                        .cloudValueRefused(
-                            key: key, setting: slot.name,
-                            reason: "iCloud refused it: the app's key-value storage is over its quota"))
-                }
-            }
-
-            // A setting this version no longer syncs (removed, or made local): its cloud key is
-            // removed, once, by a version at least as new as the one that stored the set.
-            let syncedNames = Set(synced.map(\.name))
-            let classVersion = type(of: self).schemaVersion
-            for name in record.stamps.keys.sorted() where !syncedNames.contains(name) {
-                record.stamps[name] = nil
-                record.refused[name] = nil
-                if (storedSchemaVersion ?? 0) <= classVersion {
-                    sync.store.removeObject(forKey: cloudKey(ofSettingNamed: name))
-                }
-            }
-
-            // A value stored without a version (a setting that became synced, a value migrated
-            // from a legacy key, a set of the first format) and not the developer default is this
-            // device's own: version 0, below every change made with syncing.
-            if !switched {
-                for slot in synced where record.stamps[slot.name] == nil {
-                    let value = scratch.storedValue(of: slot)?.cloudValue
-                    guard value != defaults.storedValue(of: defaults.slots[slot.index])?.cloudValue else { continue }
-                    record.stamps[slot.name] = CloudStamp(counter: 0, tag: value.tag)
-                }
-            }
-
-            // The newer stamp wins.
-            var toSend = false
-            for slot in synced {
-                let key = cloudKey(of: slot)
-                let mine = record.stamps[slot.name]
-                guard let found = sync.envelope(forKey: key) else {
-                    toSend = toSend || (mine != nil && record.refused[slot.name] != mine)
-                    continue
-                }
-                guard let theirs = found else {
-                    outcome.failures.append(
-                        .cloudValueUnreadable(key: key, setting: slot.name, reason: "it is not a property list"))
-                    continue
-                }
-                if let mine, theirs.stamp <= mine,
-                    CloudSyncMutation.current != .takesOlderValues || theirs.stamp == mine
-                {
-                    toSend = toSend || (theirs.stamp < mine && record.refused[slot.name] != mine)
-                    continue
-                }
-                if let mine, mine.counter == theirs.stamp.counter { outcome.conflicts.append(slot.name) }
-                record.stamps[slot.name] = theirs.stamp
-                record.refused[slot.name] = nil
-                taken[slot.name] = theirs.value?.fromCloudForm ?? .null
-            }
-            if !taken.isEmpty {
-                _ = scratch.fill(fromStored: taken) { problem in
+            let settings = scratch.syncedSettings()
+            var pull = CloudPull(record: storedRecord ?? CloudRecord())
+            pull.takeAccount(account, notice: change, settings: settings)
+            pull.recordRefusals(in: change, settings: settings, sync: sync)
+            let removals = pull.forgetSettingsNoLongerSynced(
+                settings, removesKeys: (storedSchemaVersion ?? 0) <= type(of: self).schemaVersion,
+                cloudKey: cloudKey(ofSettingNamed:))
+            for key in removals { sync.remove(key) }
+            pull.stampValuesWithoutVersion(settings)
+            pull.compare(settings, with: sync)
+            var outcome = PullOutcome(conflicts: pull.conflicts, failures: pull.failures)
+            if !pull.taken.isEmpty {
+                _ = scratch.fill(fromStored: pull.taken) { problem in
                     outcome.failures.append(
                         .cloudValueUnreadable(
                             key: cloudKey(ofSettingNamed: problem.setting), setting: problem.setting,
                             reason: problem.reason))
                 }
             }
+            // Another account's first download may come later, and silently: check again.
+            if pull.switchedAccount { sync.checkAgainLater() }
             // Nothing taken, nothing to send, nothing new to record: nothing to store.
-            guard !taken.isEmpty || toSend || record != storedRecord else { return outcome }
+            guard !pull.taken.isEmpty || pull.needsSending || pull.record != storedRecord else { return outcome }
             scratch._state.withLock { state in
-                state.stored.cloudRecord = record
+                state.stored.cloudRecord = pull.record
                 state.cloud.sync = sync
                 state.cloud.changesCameFromCloud = true
             }
@@ -170,6 +103,28 @@ extension AppSettingsObject {
             for continuation in continuations { continuation.yield(.syncConflicts(outcome.conflicts)) }
         }
         reportSyncFailures(outcome.failures)
+    }
+
+    /// The synced settings of this object (an unpublished copy), with what it holds: each value
+    /// in cloud form and its developer default.
+    func syncedSettings() -> [SyncedSetting] {
+        let defaults = makeScratchCopy(copyingValues: false)
+        defaults.resetToDeveloperDefaults()
+        return slots.filter { $0.syncs && !$0.isConstant }.map { slot in
+            let developerDefault = defaults.storedValue(of: defaults.slots[slot.index])
+            return SyncedSetting(
+                name: slot.name, key: cloudKey(of: slot), stored: storedValue(of: slot)?.cloudValue,
+                developerDefault: developerDefault?.cloudValue, developerDefaultStored: developerDefault ?? .null)
+        }
+    }
+
+    /// The synced settings of a save's `values` (their developer defaults are not needed there).
+    func syncedSettings(values: [String: StoredValue]) -> [SyncedSetting] {
+        slots.filter { $0.syncs && !$0.isConstant }.map { slot in
+            SyncedSetting(
+                name: slot.name, key: cloudKey(of: slot), stored: values[slot.name]?.cloudValue,
+                developerDefault: nil, developerDefaultStored: .null)
+        }
     }
 
     /// The stored value of `slot`, one of this object's (an unpublished copy's) slots.

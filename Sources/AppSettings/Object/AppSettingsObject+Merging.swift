@@ -129,7 +129,8 @@ extension AppSettingsObject {
         )
         decision.cloudFailures = pushes.failures
         var write = SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: decision)
-        if let sync = snapshot.cloud.sync, !pushes.values.isEmpty {
+        // A change not sent now (signed out, another account) is sent at a later check.
+        if let sync = snapshot.cloud.sync, !pushes.values.isEmpty || !snapshot.cloud.changed.isEmpty {
             write.willWrite = { sync.send(pushes.values) }
         }
         return write

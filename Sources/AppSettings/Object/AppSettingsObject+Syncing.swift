@@ -41,6 +41,12 @@ extension AppSettingsObject {
     ///   once; other unsaved changes stay unsaved.
     /// - A setting never changed on this device is never sent: a new device takes the cloud's
     ///   values and overwrites none. Changes saved before syncing starts are sent now.
+    /// - The store is checked again by itself: 2 s after this call, a save, a resend or an account
+    ///   change, doubling to 5 minutes, then every 5 minutes while the object syncs; at once after
+    ///   `NSUbiquityIdentityDidChange` and when the app returns to the foreground. A write the
+    ///   initial sync discarded is sent again at the next check, never inside its notice.
+    /// - A value the cloud refused is kept here until another device syncs a value for the
+    ///   setting; then this device takes it too.
     /// - Nothing is sent while the store is signed out; what is saved meanwhile is sent when the
     ///   same account is back. When the account is another one (noticed now, or by a notice),
     ///   synced settings take that account's values, or their developer defaults, and nothing
@@ -61,18 +67,63 @@ extension AppSettingsObject {
         stopSyncing()
         let sync = CloudSync(store: store)
         _state.withLock { $0.cloud.sync = sync }
-        sync.start { [weak self, weak sync] change in
-            guard let self, let sync else { return }
-            self.cloudStoreDidChange(change, from: sync)
-        }
+        sync.start(
+            observer: { [weak self, weak sync] change in
+                guard let self, let sync else { return }
+                self.cloudStoreDidChange(change, from: sync)
+            },
+            event: { [weak self, weak sync] event in
+                guard let self, let sync else { return }
+                self.environmentDidChange(event, for: sync)
+            },
+            check: { [weak self, weak sync] in
+                guard let self, let sync, !self.isSettled(with: sync) else { return }
+                self.pullReportingFailures(nil, from: sync)
+            })
+        // The first download may come later, and silently: the store is checked again by itself.
+        sync.checkAgainLater()
         try refresh(sync)
     }
 
+    /// Whether a check would find nothing to do: the store is signed out, or signed into the
+    /// stored record's account and holds, for every synced setting, what the record says.
+    private func isSettled(with sync: CloudSync) -> Bool {
+        guard let record = _state.withLock({ $0.stored.cloudRecord }) else { return false }
+        switch sync.store.account {
+        case .signedOut: return true
+        case .signedIn(let identifier) where record.account != identifier: return false
+        default: break
+        }
+        return slots.allSatisfy { slot in
+            !slot.syncs || slot.isConstant
+                || record.isSettled(slot.name, holding: sync.envelope(forKey: cloudKey(of: slot)))
+        }
+    }
+
+    /// After the account changed, a pull takes the new account's values (or sends what was saved
+    /// while signed out, back on the same account), and the checks start again; back in the
+    /// foreground, the store is asked for new values, as ``refreshFromCloud()`` does.
+    private func environmentDidChange(_ event: CloudEnvironmentEvent, for sync: CloudSync) {
+        switch event {
+        case .identityChanged:
+            sync.checkAgainLater()
+            pullReportingFailures(nil, from: sync)
+        case .enteredForeground:
+            do {
+                try refresh(sync)
+            } catch {
+                reportSyncFailures([
+                    error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")
+                ])
+            }
+        }
+    }
+
     /// Asks the store for new values and compares every synced setting with it, as a change
-    /// notice does. Call it when your app returns to the foreground: Apple's store downloads a
-    /// device's first values without a notice (it posts one only when a write was discarded), so
-    /// a device that changed nothing yet sees them here, at the next launch, or at the next
-    /// notice. Does nothing when the object does not sync.
+    /// notice does. Not needed: a syncing object checks its store again by itself (after
+    /// ``startSyncing(with:)``, a save or an account change, then every 5 minutes) and does this
+    /// when the app returns to the foreground; call it to ask sooner. Does nothing when the object
+    /// does not sync.
     ///
     /// - Throws: ``AppSettingsError`` when what was taken could not be stored.
     public final func refreshFromCloud() throws {

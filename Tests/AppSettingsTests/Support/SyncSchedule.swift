@@ -36,6 +36,8 @@ struct Schedule: CustomStringConvertible {
         case online(Int, Bool)
         case signOut(Int)
         case signIn(Int, account: Int)
+        case wait(seconds: Int)
+        case foreground(Int)
         case deliverAll
 
         var description: String {
@@ -59,24 +61,34 @@ struct Schedule: CustomStringConvertible {
             case .online(let device, let online): "device \(device): \(online ? "online" : "offline")"
             case .signOut(let device): "device \(device): signed out"
             case .signIn(let device, let account): "device \(device): signed into account \(account)"
+            case .wait(let seconds): "\(seconds) s pass"
+            case .foreground(let device): "device \(device): the app returns to the foreground"
             case .deliverAll: "deliver everything"
             }
         }
     }
 
     var seed: UInt64
+    var strict: Bool
     var deviceCount: Int
     var options: CloudKeyValueStoreSimulator.Options
     var steps: [Step]
 
-    init(seed: UInt64) {
+    /// The schedule of `seed`; `strict`: on the simulator's strict mode (the server's own clock
+    /// for conflicts, silent first downloads), else on options drawn at random.
+    init(seed: UInt64, strict: Bool = false) {
         var random = SeededGenerator(state: seed)
         self.seed = seed
+        self.strict = strict
         deviceCount = Int.random(in: 2...5, using: &random)
         options = .init(
             conflictResolution: Bool.random(using: &random) ? .newestWriteTime : .lastUploadWins,
             noticeDelivery: [.immediately, .manual, .insideSynchronize].randomElement(using: &random)!,
             omitsChangedKeys: Bool.random(using: &random))
+        if strict {
+            options.conflictResolution = .lastUploadWins
+            options.silentFirstDownload = true
+        }
         var steps: [Step] = []
         let count = Int.random(in: 10...40, using: &random)
         for index in 0..<count {
@@ -107,6 +119,8 @@ struct Schedule: CustomStringConvertible {
                 case 79..<83: .online(device, Bool.random(using: &random))
                 case 83..<85: .signOut(device)
                 case 85..<88: .signIn(device, account: Int.random(in: 0...1, using: &random))
+                case 88..<93: .wait(seconds: Int.random(in: 1...400, using: &random))
+                case 93..<94: .foreground(device)
                 default: .deliverAll
                 }
             steps.append(step)
@@ -116,7 +130,9 @@ struct Schedule: CustomStringConvertible {
 
     var description: String {
         "  \(deviceCount) devices, \(options.conflictResolution), notices \(options.noticeDelivery)"
-            + (options.omitsChangedKeys ? " without keys" : "") + "\n"
+            + (options.omitsChangedKeys ? " without keys" : "")
+            + (options.silentFirstDownload ? ", silent first download" : "")
+            + "\n"
             + steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")
     }
 

@@ -21,12 +21,18 @@ extension ScheduleRun {
             }
             let local = device.settings.local
             if local != "default" && !local.hasPrefix("d\(device.index)-") {
-                violations.append("device \(device.index) shows another device's local value \(local)")
+                violations.append("[account] device \(device.index) shows another device's local value \(local)")
             }
         }
     }
 
-    /// Everything delivered: devices back online, signed in, syncing, saved, and told.
+    /// The simulated time the settling may take: the library checks at least every 5 minutes
+    /// (`CloudRecheckSchedule`), and `deliverChanges()` stops after an hour with nothing moving.
+    static let settlingLimit: Double = 2 * 3600
+
+    /// Everything delivered: devices back online, signed in, syncing, and their changes saved;
+    /// then no app call, while iCloud moves everything and simulated time passes until nothing
+    /// is left to move or check (at most ``settlingLimit``).
     func settle() {
         for device in devices {
             cloud.setOnline(true, for: device.store)
@@ -37,32 +43,29 @@ extension ScheduleRun {
                 device.syncing = true
             }
         }
-        // Rounds until a round moves nothing (at most 4): the app saving, iCloud moving
-        // everything, each app returning to the foreground.
-        for _ in 0..<4 {
-            let before = devices.map { device in (0..<5).map { device.settings.identity(of: $0) } }
-            let writesBefore = devices.map { $0.counting.writes.withLock { $0 } }
-            for device in devices { save(device) }
-            cloud.deliverChanges()
-            for device in devices { perform { try device.settings.refreshFromCloud() } }
-            cloud.deliverChanges()
-            sample()
-            let after = devices.map { device in (0..<5).map { device.settings.identity(of: $0) } }
-            if after == before && devices.map({ $0.counting.writes.withLock { $0 } }) == writesBefore { break }
+        for device in devices { save(device) }
+        let start = cloud.now
+        cloud.deliverChanges()
+        sample()
+        if cloud.now - start > Self.settlingLimit {
+            violations.append("[converge] the devices took \(Int(cloud.now - start)) simulated seconds to settle")
         }
     }
 
     func check() {
-        if !cloud.runtimeErrors.isEmpty { violations.append("runtime errors: \(cloud.runtimeErrors)") }
+        if !cloud.runtimeErrors.isEmpty { violations.append("[documented] runtime errors: \(cloud.runtimeErrors)") }
+        if !cloud.misuses.isEmpty { violations.append("[documented] misuses: \(cloud.misuses)") }
         for device in devices {
             // A fresh object shows what the live one shows.
             let fresh = ScheduleSettings(userDefaults: device.suite.another())
             for setting in 0..<5 where fresh.identity(of: setting) != device.settings.identity(of: setting) {
                 violations.append(
-                    "device \(device.index): a fresh object shows \(ScheduleSettings.syncedNames[setting]) = "
+                    "[converge] device \(device.index): a fresh object shows \(ScheduleSettings.syncedNames[setting]) = "
                         + "\(fresh.identity(of: setting)), the live one \(device.settings.identity(of: setting))")
             }
-            if fresh.local != device.settings.local { violations.append("device \(device.index): local differs") }
+            if fresh.local != device.settings.local {
+                violations.append("[converge] device \(device.index): local differs")
+            }
         }
         for (accountIndex, account) in accounts.enumerated() {
             let members = devices.filter { self.account(of: $0) == accountIndex }
@@ -71,7 +74,7 @@ extension ScheduleRun {
             where !key.hasPrefix("AppSettings.ScheduleSettings.")
                 || ScheduleSettings.syncedNames.allSatisfy({ key != "AppSettings.ScheduleSettings.\($0)" })
             {
-                violations.append("account \(accountIndex): the cloud holds \(key), not a synced setting")
+                violations.append("[account] account \(accountIndex): the cloud holds \(key), not a synced setting")
             }
             for setting in 0..<5 {
                 let name = ScheduleSettings.syncedNames[setting]
@@ -84,15 +87,29 @@ extension ScheduleRun {
                 for (device, value) in zip(members, shown) {
                     checkBelongs(value, setting: setting, account: accountIndex, to: "device \(device.index)")
                 }
-                // Convergence (a device keeping an over-quota value of its own is left out: it is kept
-                // there and reported, never sent).
-                let comparable = shown.filter { !$0.hasSuffix("!big") }
+                // A device may keep an over-quota value of its own (kept there and reported, never
+                // sent) only while no other device synced a value for the setting: while the others
+                // show the default or a write the refused one had seen.
+                let others = shown.filter { !$0.hasSuffix("!big") }
+                for (device, value) in zip(members, shown) where value.hasSuffix("!big") {
+                    guard let id = Int(value.dropFirst().dropLast(4)), let refused = writes[id],
+                        let agreed = others.first
+                    else { continue }
+                    let agreedID = Int(agreed.dropFirst())
+                    let seen = agreed == "default" || agreedID.map(refused.knowledge.contains) ?? false
+                    if !seen {
+                        violations.append(
+                            "[agree] account \(accountIndex): device \(device.index) keeps its refused \(name) = "
+                                + "\(value) over \(agreed), which another device synced")
+                    }
+                }
+                let comparable = others
                 if Set(comparable).count > 1 {
-                    violations.append("account \(accountIndex): devices disagree on \(name): \(shown)")
+                    violations.append("[agree] account \(accountIndex): devices disagree on \(name): \(shown)")
                 }
                 if let first = comparable.first, first != (cloudValue ?? "default") {
                     violations.append(
-                        "account \(accountIndex): devices show \(name) = \(first), the cloud \(cloudValue ?? "nothing")"
+                        "[converge] account \(accountIndex): devices show \(name) = \(first), the cloud \(cloudValue ?? "nothing")"
                     )
                 }
                 if let first = comparable.first { checkNotLost(final: first, setting: setting, account: accountIndex) }
@@ -103,21 +120,24 @@ extension ScheduleRun {
     private func checkBelongs(_ value: String, setting: Int, account: Int, to holder: String) {
         let name = ScheduleSettings.syncedNames[setting]
         if value.hasPrefix("invalid") {
-            violations.append("\(holder): \(name) holds \(value)")
+            violations.append("[account] \(holder): \(name) holds \(value)")
             return
         }
         guard value != "default" else { return }
         if value.hasSuffix("!big") {
-            if holder == "the cloud" { violations.append("account \(account): the cloud holds an over-quota \(name)") }
+            if holder == "the cloud" {
+                violations.append("[account] account \(account): the cloud holds an over-quota \(name)")
+            }
             return
         }
         guard let id = Int(value.dropFirst()), let write = writes[id], write.setting == setting else {
-            violations.append("\(holder): \(name) = \(value) was never written")
+            violations.append("[account] \(holder): \(name) = \(value) was never written")
             return
         }
         if !write.accounts.contains(account) {
             violations.append(
-                "account \(account): \(holder) holds \(name) = \(value), written on account \(write.accounts.sorted())")
+                "[account] account \(account): \(holder) holds \(name) = \(value), written on account \(write.accounts.sorted())"
+            )
         }
     }
 
@@ -143,7 +163,7 @@ extension ScheduleRun {
             }
             if !concurrent {
                 violations.append(
-                    "account \(account): \(ScheduleSettings.syncedNames[setting]) write w\(id) by device "
+                    "[latest] account \(account): \(ScheduleSettings.syncedNames[setting]) write w\(id) by device "
                         + "\(write.device), which had seen every other write, was lost (devices show \(final))")
             }
         }

@@ -85,7 +85,8 @@ final class ScheduleRun {
                 let made = device.counting.writes.withLock { $0 } - count
                 // Per step, each synced setting is sent at most twice (a save, and a pull's correction).
                 if made > 2 * ScheduleSettings.syncedNames.count {
-                    violations.append("step '\(step)': device \(device.index) wrote \(made) values to its store")
+                    violations.append(
+                        "[documented] step '\(step)': device \(device.index) wrote \(made) values to its store")
                 }
             }
             sample()
@@ -97,7 +98,7 @@ final class ScheduleRun {
     }
 
     func perform(_ body: () throws -> Void) {
-        do { try body() } catch { violations.append("unexpected error: \(error)") }
+        do { try body() } catch { violations.append("[documented] unexpected error: \(error)") }
     }
 
     func account(of device: Device) -> Int? {
@@ -217,6 +218,10 @@ final class ScheduleRun {
             }
             cloud.signIn(device.store, to: accounts[account])
             device.lastAccount = account
+        case .wait(let seconds):
+            cloud.advanceTime(by: Double(seconds))
+        case .foreground(let index):
+            cloud.enterForeground(devices[index].store)
         case .deliverAll:
             cloud.deliverChanges()
         }

@@ -27,6 +27,10 @@ struct CloudRecord: Equatable {
     var stamps: [String: CloudStamp] = [:]
     /// Per synced setting the cloud refused, the stamp refused: not sent again until it changes.
     var refused: [String: CloudStamp] = [:]
+    /// Per refused setting, the stamp of the value the store held when it was refused (none: it
+    /// held nothing). A refused value never outranks a value the cloud holds: a cloud value with
+    /// any other stamp was synced by another device since, and is taken, whatever its counter.
+    var refusedOver: [String: CloudStamp] = [:]
     /// The account the stamps belong to (``CloudKeyValueStoreAccount/signedIn(_:)``), `nil` while
     /// the set has met none (its values are this device's own, sent to the first account met).
     var account: String?
@@ -42,6 +46,7 @@ struct CloudRecord: Equatable {
         var fields: [String: StoredValue] = [
             "$format": .integer(2), "stamps": stampsValue(stamps), "refused": stampsValue(refused),
         ]
+        if !refusedOver.isEmpty { fields["refusedOver"] = stampsValue(refusedOver) }
         if let account { fields["account"] = .string(account) }
         return .dictionary(fields)
     }
@@ -66,6 +71,7 @@ struct CloudRecord: Equatable {
         }
         self.stamps = try stamps(fields["stamps"])
         self.refused = try stamps(fields["refused"])
+        self.refusedOver = try stamps(fields["refusedOver"])
         if case .string(let account)? = fields["account"] { self.account = account }
     }
 
@@ -73,6 +79,38 @@ struct CloudRecord: Equatable {
         self.stamps = stamps
         self.refused = refused
         self.account = account
+    }
+
+    /// Records that the value of `name` stamped `stamp` was refused while the store held `held`.
+    mutating func refuse(_ name: String, stamp: CloudStamp?, over held: CloudStamp?) {
+        refused[name] = stamp
+        refusedOver[name] = held
+    }
+
+    /// Forgets a refusal of `name` (a new change, or a value taken from the cloud).
+    mutating func clearRefusal(of name: String) {
+        refused[name] = nil
+        refusedOver[name] = nil
+    }
+
+    /// Whether a pull would find nothing to take or to send for `name` while the store's local
+    /// copy holds `held` (`nil`: nothing; `.some(nil)`: no property list, reported by pulls).
+    func isSettled(_ name: String, holding held: CloudEnvelope??) -> Bool {
+        let mine = stamps[name]
+        switch held {
+        case nil: return mine == nil || refused[name] == mine
+        case .some(nil): return true
+        case .some(.some(let theirs)):
+            return theirs.stamp == mine || (!isOutranked(name, by: theirs.stamp) && refused[name] == mine)
+        }
+    }
+
+    /// Whether the store's value stamped `theirs` outranks this device's value of `name`: its
+    /// stamp is greater, or this device's was refused and the cloud has since synced another.
+    func isOutranked(_ name: String, by theirs: CloudStamp) -> Bool {
+        guard let mine = stamps[name] else { return true }
+        if theirs > mine { return true }
+        return refused[name] == mine && theirs != mine && theirs != refusedOver[name]
     }
 }
 
@@ -197,6 +235,11 @@ package enum CloudLimits {
     package static func byteCount(of value: Any) -> Int? {
         guard PropertyListSerialization.propertyList(value, isValidFor: .binary) else { return nil }
         return try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0).count
+    }
+
+    /// Whether Apple's store takes `key` at all: at most 64 bytes in UTF-8.
+    package static func isValidKey(_ key: String) -> Bool {
+        key.utf8.count <= maximumKeyByteCount
     }
 
     /// Why the cloud would refuse `key` with a value of `byteCount` bytes on its own, or `nil`.

@@ -1,14 +1,27 @@
 import Foundation
 
-/// A settings object's link to the cloud key-value store it syncs with: the store and the token
-/// of its change observer.
+/// A settings object's link to the cloud key-value store it syncs with: the store, the tokens of
+/// its observers, and the checks it makes again by itself (``CloudRecheckSchedule``).
 ///
-/// Its lock is a leaf: the store is called outside it.
+/// Every call into the store goes through here, and none names a key over 64 bytes (Apple,
+/// `NSUbiquitousKeyValueStore`: "The maximum length for key strings is 64 bytes using UTF-8
+/// encoding"; the store raises an exception for a longer one).
+///
+/// Its lock is a leaf: the store and the environment are called outside it.
 final class CloudSync: @unchecked Sendable {
-    // `store` is immutable; a `CloudKeyValueStore` is thread-safe by contract, as
-    // `NSUbiquitousKeyValueStore` is. The token is behind `token`'s lock.
+    // `store` and `environment` are immutable and thread-safe by contract, as
+    // `NSUbiquitousKeyValueStore` is. The rest is behind `state`'s lock.
     let store: any CloudKeyValueStore
-    private let token = Protected<(any NSObjectProtocol)?>(nil)
+    let environment: any CloudEnvironment
+    private let state = Protected(LinkState())
+
+    private struct LinkState {
+        var tokens: (store: any NSObjectProtocol, environment: any NSObjectProtocol)?
+        /// What a check does (set by `start`).
+        var check: (@Sendable () -> Void)?
+        /// Raised by each trigger: a scheduled check of an older sequence does nothing.
+        var generation = 0
+    }
 
     /// One value to write to the store's local copy: `value` is a property-list value.
     struct Push {
@@ -19,34 +32,87 @@ final class CloudSync: @unchecked Sendable {
 
     init(store: any CloudKeyValueStore) {
         self.store = store
+        self.environment = (store as? any CloudEnvironment) ?? SystemCloudEnvironment.shared
     }
 
-    /// Starts the calls of `observer` with the store's change notices.
-    func start(observer: @escaping @Sendable (CloudKeyValueStoreChange) -> Void) {
-        let newToken = store.addChangeObserver(observer)
-        token.withLock { $0 = newToken }
-    }
-
-    /// Ends the calls of the observer.
-    func stop() {
-        let old = token.withLock { token in
-            defer { token = nil }
-            return token
+    /// Starts the calls of `observer` with the store's change notices, of `event` with the
+    /// environment's events, and of `check` at the times of ``CloudRecheckSchedule`` after each
+    /// trigger (``checkAgainLater()``).
+    func start(
+        observer: @escaping @Sendable (CloudKeyValueStoreChange) -> Void,
+        event: @escaping @Sendable (CloudEnvironmentEvent) -> Void,
+        check: @escaping @Sendable () -> Void
+    ) {
+        let storeToken = store.addChangeObserver(observer)
+        let environmentToken = environment.addEventObserver(event)
+        state.withLock { state in
+            state.tokens = (storeToken, environmentToken)
+            state.check = check
         }
-        if let old { store.removeChangeObserver(old) }
+    }
+
+    /// Ends the calls of the observers and of the checks.
+    func stop() {
+        let tokens = state.withLock { state in
+            defer {
+                state.tokens = nil
+                state.check = nil
+                state.generation += 1
+            }
+            return state.tokens
+        }
+        guard let tokens else { return }
+        store.removeChangeObserver(tokens.store)
+        environment.removeEventObserver(tokens.environment)
+    }
+
+    /// Starts the sequence of checks again from its first delay.
+    func checkAgainLater() {
+        guard !CloudSyncMutation.isActive(.noRechecks) else { return }
+        let generation = state.withLock { state -> Int? in
+            guard state.check != nil else { return nil }
+            state.generation += 1
+            return state.generation
+        }
+        if let generation { scheduleCheck(step: 0, generation: generation) }
+    }
+
+    private func scheduleCheck(step: Int, generation: Int) {
+        environment.schedule(after: CloudRecheckSchedule.delay(ofStep: step)) { [weak self] in
+            guard let self, let check = self.state.withLock({ $0.generation == generation ? $0.check : nil }) else {
+                return
+            }
+            check()
+            self.scheduleCheck(step: min(step + 1, CloudRecheckSchedule.delays.count), generation: generation)
+        }
     }
 
     /// Writes `pushes` to the store's local copy; the store uploads them when it chooses (Apple:
     /// call `synchronize()` "sparingly", "only at launch or when your app returns to the
-    /// foreground"), so nothing asks it to.
+    /// foreground"), so nothing asks it to. Then checks again later: a write made before the
+    /// first download is discarded, and the notice that says so may not come.
     func send(_ pushes: [Push]) {
-        for push in pushes { store.set(push.value, forKey: push.key) }
+        for push in pushes where CloudLimits.isValidKey(push.key) { store.set(push.value, forKey: push.key) }
+        checkAgainLater()
+    }
+
+    /// Removes `key` from the store (never a key over 64 bytes: nothing was ever stored under it).
+    func remove(_ key: String) {
+        guard CloudLimits.isValidKey(key) else { return }
+        store.removeObject(forKey: key)
+    }
+
+    /// The property-list value the store's local copy holds under `key` (never asked for a key
+    /// over 64 bytes).
+    func object(forKey key: String) -> Any? {
+        guard CloudLimits.isValidKey(key) else { return nil }
+        return store.object(forKey: key)
     }
 
     /// The envelope the store's local copy holds under `key`: `nil` when it holds nothing, `.none`
     /// inside when it holds something that is not a property list.
     func envelope(forKey key: String) -> CloudEnvelope?? {
-        guard let value = store.object(forKey: key) else { return nil }
+        guard let value = object(forKey: key) else { return nil }
         return .some(CloudEnvelope(propertyListValue: value))
     }
 }
@@ -65,21 +131,4 @@ struct CloudSnapshot {
     var sync: CloudSync?
     /// Synced settings changed since the last load or save (none when the changes came from the cloud).
     var changed: Set<String> = []
-}
-
-/// Deliberately broken variants of the sync rules, for the random-schedule suite's mutation
-/// self-test only (it proves the suite catches each one). Bound as a task-local value by that
-/// test, so no other test, and no app, ever sees one.
-enum CloudSyncMutation: CaseIterable, Sendable {
-    /// A value is sent only when the store holds nothing for it: a stale upload that won on the
-    /// server is never corrected.
-    case neverResend
-    /// A change's version is not raised past the versions seen: a later change can lose.
-    case versionNotRaised
-    /// Another account is not noticed: the old account's values stay and are sent to it.
-    case accountIgnored
-    /// Any value the store holds that differs is taken, older or newer.
-    case takesOlderValues
-
-    @TaskLocal static var current: CloudSyncMutation?
 }

@@ -49,3 +49,51 @@ enum InjectedFault: String {
             ].flatMap(UInt32.init) ?? 0
     #endif
 }
+
+/// Deliberately broken variants of the sync rules, for the random-schedule suite's mutation
+/// self-test (`scripts/sync-mutation-test.sh`): the suite must catch each one.
+///
+/// Compiled in only with `-Xswiftc -DAPPSETTINGS_INJECTED_FAULTS`, like ``InjectedFault``; then
+/// `APPSETTINGS_SYNC_MUTATION=<raw value>` chooses one for the process. Without the flag
+/// ``isActive(_:)`` is the constant `false` and nothing is read.
+package enum CloudSyncMutation: String, CaseIterable, Sendable {
+    /// A value is sent only when the store holds nothing for it: a stale upload that won on the
+    /// server is never corrected.
+    case neverResend = "never-resend"
+    /// A change's version is not raised past the versions seen: a later change can lose.
+    case versionNotRaised = "version-not-raised"
+    /// Another account is not noticed: the old account's values stay and are sent to it.
+    case accountIgnored = "account-ignored"
+    /// Any value the store holds that differs is taken, older or newer.
+    case takesOlderValues = "takes-older-values"
+    /// A refused value outranks the cloud's by its counter: the devices never agree again.
+    case refusedOutranks = "refused-outranks"
+    /// The library never checks the store again by itself.
+    case noRechecks = "no-rechecks"
+    /// A notice of the initial sync is answered at once, writes included.
+    case writesInInitialSyncNotice = "writes-in-initial-sync-notice"
+
+    /// Whether `mutation` is active in this process (always `false` without the build flag).
+    @inline(__always)
+    package static func isActive(_ mutation: CloudSyncMutation) -> Bool {
+        #if APPSETTINGS_INJECTED_FAULTS
+            return active == mutation
+        #else
+            return false
+        #endif
+    }
+
+    /// The mutation this process runs with, or `nil` (always `nil` without the build flag).
+    package static var current: CloudSyncMutation? {
+        #if APPSETTINGS_INJECTED_FAULTS
+            return active
+        #else
+            return nil
+        #endif
+    }
+
+    #if APPSETTINGS_INJECTED_FAULTS
+        private static let active = ProcessInfo.processInfo.environment["APPSETTINGS_SYNC_MUTATION"]
+            .flatMap(CloudSyncMutation.init(rawValue:))
+    #endif
+}

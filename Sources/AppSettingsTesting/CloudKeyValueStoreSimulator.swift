@@ -156,7 +156,8 @@ public final class CloudKeyValueStoreSimulator: Sendable {
 
     struct DeviceState {
         var account: Int?
-        /// The account whose data the local copy holds.
+        /// The account whose data the local copy holds; `nil` once another account's sign-in
+        /// emptied it, until that account's first download.
         var dataAccount: Int?
         var values: [String: Data] = [:]
         var outbox: [Write] = []
@@ -273,6 +274,10 @@ public final class CloudKeyValueStoreSimulator: Sendable {
                 current.outbox = []
                 current.hasDownloaded = false
                 current.discardedWrite = false
+                // The local copy now holds no account's data (the new account's first download has
+                // not come): signing back into the earlier account replaces it again, so a write
+                // made meanwhile never reaches that account.
+                current.dataAccount = nil
             }
             state.devices[device.identifier] = current
         }

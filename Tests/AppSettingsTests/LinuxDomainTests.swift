@@ -66,6 +66,21 @@ import Testing
             #expect(MySettings(userDefaults: other).theme == .dark)
         }
 
+        /// A writer killed before its rename leaves the new domain file; removing the suite
+        /// removes it with the domain (a passing `swift test` leaves no file in `~/.config`).
+        @Test func removingASuiteRemovesANewDomainFileAKilledWriterLeft() throws {
+            let suite = TemporarySuite()
+            let settings = MySettings(userDefaults: suite.userDefaults)
+            settings.theme = .dark
+            try settings.synchronizeToUserDefaults()
+            let path = DomainLocation.of(suite.userDefaults).domainFilePath
+            let leftOver = DomainFile.temporaryPath(replacing: path)
+            #expect(FileManager.default.createFile(atPath: leftOver, contents: Data("<?xml".utf8)))
+            try AppSettingsObject.removeSuite(named: suite.name)
+            #expect(!FileManager.default.fileExists(atPath: path))
+            #expect(!FileManager.default.fileExists(atPath: leftOver))
+        }
+
         /// Issue 40: a damaged domain file and no recovery copy: the load says so (not "nothing
         /// stored"), and the next save keeps the file's bytes beside it before replacing it.
         @Test func aDamagedDomainWithoutACopyIsReportedAndItsBytesAreKept() throws {

@@ -143,14 +143,22 @@
             return status.st_mode & 0o777
         }
 
+        /// The new file a write of `target` is made in before it is renamed over it:
+        /// `<directory>/.<name>.appsettings-new`. A writer killed before the rename leaves it; the
+        /// next writer, or the suite's removal, removes it.
+        static func temporaryPath(replacing target: String) -> String {
+            let directory = (target as NSString).deletingLastPathComponent
+            let name = (target as NSString).lastPathComponent
+            return appendingPathComponent(".\(name).appsettings-new", to: directory)
+        }
+
         /// Writes `bytes` to `<directory>/.<name>.appsettings-new` (made anew, never through a
         /// link), flushes it, renames it over `target` and flushes the directory.
         private static func replace(
             _ target: String, with bytes: Data, mode: mode_t, in location: DomainLocation
         ) throws(Failure) {
             let directory = (target as NSString).deletingLastPathComponent
-            let name = (target as NSString).lastPathComponent
-            let temporary = appendingPathComponent(".\(name).appsettings-new", to: directory)
+            let temporary = temporaryPath(replacing: target)
             // A file left there by a writer killed before its rename: only writers holding the
             // domain's exclusive lock use this name.
             _ = unlink(temporary)

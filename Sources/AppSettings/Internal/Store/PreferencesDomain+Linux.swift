@@ -49,7 +49,10 @@
         static func removeSuite(named name: String) throws {
             UserDefaults.standard.removePersistentDomain(forName: name)
             let location = DomainLocation.of(suiteNamed: name)
-            for url in [location.domainFileURL, location.storeDirectory]
+            // The new domain file a writer killed before its rename left, too.
+            let leftOver = URL(
+                fileURLWithPath: DomainFile.temporaryPath(replacing: location.domainFilePath), isDirectory: false)
+            for url in [location.domainFileURL, leftOver, location.storeDirectory]
             where FileManager.default.fileExists(atPath: url.path) {
                 do {
                     try FileManager.default.removeItem(at: url)

@@ -50,7 +50,8 @@ let package = Package(
                 // Second processes: the host and the tool are built against corelibs' store, and
                 // the stand-ins' notices do not leave the process.
                 "ProcessTests.swift", "OverrideProcessTests.swift", "SharedSetProcessTests.swift",
-                "InspectorCommandTests.swift", "SettingsToolTests.swift", "ToolValueTests.swift", "SettingsAppToolTests.swift",
+                "InspectorCommandTests.swift", "SettingsToolTests.swift", "ToolValueTests.swift",
+                "SettingsAppToolTests.swift",
                 // The schema against Python's validator and the tool: a second process, and the
                 // tool's module (the schema itself is checked on the model by SchemaTests).
                 "SchemaValidatorTests.swift",

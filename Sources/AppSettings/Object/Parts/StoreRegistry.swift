@@ -67,8 +67,15 @@ enum StoreRegistry {
 
     /// The live objects that `isIncluded` accepts (called outside the lock).
     static func liveObjects(where isIncluded: (AppSettingsObject) -> Bool) -> [AppSettingsObject] {
-        let all = objects.withLock { objects in objects.values.flatMap { $0.compactMap(\.object) } }
-        return all.filter(isIncluded)
+        let references = objects.withLock { objects in objects.values.flatMap { $0 } }
+        // One object made strong at a time: one that `isIncluded` refuses is let go at once, so
+        // that a look at every live object holds no other object longer than it takes to ask.
+        var included: [AppSettingsObject] = []
+        for reference in references {
+            guard let object = reference.object else { continue }
+            if isIncluded(object) { included.append(object) }
+        }
+        return included
     }
 
     /// The other live objects of `writer`'s store, found by what it holds now: `stored`.

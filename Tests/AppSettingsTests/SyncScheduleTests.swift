@@ -77,12 +77,7 @@ struct SyncScheduleTests {
     }
 
     /// Seeds that still break an invariant, with why (issue 37 stays open for them).
-    static let knownFailures: [UInt64: String] = [
-        460: "[agree] a device that was not syncing saved an over-quota value over one it never saw; the "
-            + "refusal is recorded against the value the store held when it was refused (w17, synced by "
-            + "another device meanwhile), so that value does not outrank the refused one. The fix: record "
-            + "the store's stamp the change was made over, at stamping time."
-    ]
+    static let knownFailures: [UInt64: String] = [:]
 
     /// The invariant each deliberate bug breaks.
     static func invariant(brokenBy mutation: CloudSyncMutation) -> String {

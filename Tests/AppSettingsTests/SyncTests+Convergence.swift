@@ -54,6 +54,30 @@ extension SyncTests {
         #expect(phone.relaunched().thumbnail == Data([1, 2, 3]))
     }
 
+    @Test("a value refused on a device that did not sync when it was changed never outranks what another synced meanwhile")
+    func refusedValueChangedWhileNotSyncingDoesNotOutrank() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.photo = Data(count: 600_000)
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        let tablet = try Device(cloud, syncing: false)
+        // Changed twice while not syncing: its counter passes the laptop's one change, which the
+        // tablet's store holds before it starts syncing.
+        tablet.settings.thumbnail = Data(count: 500_000)
+        try tablet.settings.synchronizeToUserDefaults()
+        tablet.settings.thumbnail = Data(count: 600_000)
+        try tablet.settings.synchronizeToUserDefaults()
+        laptop.settings.thumbnail = Data([1, 2, 3])
+        try laptop.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        try tablet.settings.startSyncing(with: tablet.store)  // over the 1 MB of all values: refused
+        cloud.deliverChanges()
+        try tablet.settings.refreshFromCloud()
+        #expect(tablet.settings.thumbnail == Data([1, 2, 3]))
+        #expect(phone.settings.thumbnail == Data([1, 2, 3]))
+        #expect(tablet.relaunched().thumbnail == Data([1, 2, 3]))
+    }
+
     @Test("a write discarded by the initial sync is not sent again inside its notice, but later, and arrives")
     func noWriteInsideTheInitialSyncNotice() throws {
         let phone = try Device(cloud)

@@ -63,9 +63,8 @@ struct CloudPull {
         let keys = Set(notice.changedKeys)
         for setting in settings {
             guard let stamp = record.stamps[setting.name], keys.isEmpty || keys.contains(setting.key) else { continue }
-            let held = sync.envelope(forKey: setting.key)??.stamp
-            guard held != stamp else { continue }
-            record.refuse(setting.name, stamp: stamp, over: held)
+            guard sync.envelope(forKey: setting.key)??.stamp != stamp else { continue }
+            record.refuse(setting.name, stamp: stamp)
             failures.append(
                 .cloudValueRefused(
                     key: setting.key, setting: setting.name,
@@ -82,8 +81,7 @@ struct CloudPull {
         let syncedNames = Set(settings.map(\.name))
         var removed: [String] = []
         for name in record.stamps.keys.sorted() where !syncedNames.contains(name) {
-            record.stamps[name] = nil
-            record.clearRefusal(of: name)
+            record.take(name, stamp: nil)
             if removesKeys { removed.append(cloudKey(name)) }
         }
         return removed
@@ -125,8 +123,7 @@ struct CloudPull {
                 continue
             }
             if let mine, mine.counter == theirs.stamp.counter { conflicts.append(setting.name) }
-            record.stamps[setting.name] = theirs.stamp
-            record.clearRefusal(of: setting.name)
+            record.take(setting.name, stamp: theirs.stamp)
             taken[setting.name] = theirs.value?.fromCloudForm ?? .null
         }
     }

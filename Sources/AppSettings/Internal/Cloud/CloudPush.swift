@@ -16,16 +16,17 @@ struct CloudPush {
     }
 
     /// Stamps each synced setting in `changed` past every stamp seen for it: the record's and
-    /// the store's.
+    /// the store's. The change is made over the store's value, or, while the object does not
+    /// sync, over the value the record last knew (its own, or one taken from the cloud).
     mutating func stampChanges(_ changed: Set<String>, of settings: [SyncedSetting], sync: CloudSync?) {
         guard settings.contains(where: { changed.contains($0.name) }) else { return }
         var current = record ?? CloudRecord()
         for setting in settings where changed.contains(setting.name) {
+            let previous = current.stamps[setting.name]
             let seen = sync?.envelope(forKey: setting.key)??.stamp
-            current.stamps[setting.name] = CloudStamp.after(
-                CloudSyncMutation.isActive(.versionNotRaised) ? [] : [current.stamps[setting.name], seen],
-                value: setting.stored)
-            current.clearRefusal(of: setting.name)
+            let stamp = CloudStamp.after(
+                CloudSyncMutation.isActive(.versionNotRaised) ? [] : [previous, seen], value: setting.stored)
+            current.stampChange(of: setting.name, as: stamp, over: sync == nil ? previous : seen)
         }
         record = current
     }
@@ -58,7 +59,7 @@ struct CloudPush {
             let propertyList = CloudEnvelope(stamp: stamp, value: setting.stored).propertyListValue
             let byteCount = propertyList.flatMap(CloudLimits.byteCount(of:))
             if let refusal = CloudLimits.refusal(key: setting.key, byteCount: byteCount) {
-                current.refuse(setting.name, stamp: stamp, over: found??.stamp)
+                current.refuse(setting.name, stamp: stamp)
                 failures.append(.cloudValueRefused(key: setting.key, setting: setting.name, reason: refusal))
                 continue
             }
@@ -76,7 +77,7 @@ struct CloudPush {
         if settings.count > CloudLimits.maximumKeyCount {
             let reason =
                 "the set has \(settings.count) synced settings, more than iCloud's \(CloudLimits.maximumKeyCount) keys"
-            for push in values { refuse(push, reason: reason, sync: sync) }
+            for push in values { refuse(push, reason: reason) }
             values = []
             return
         }
@@ -97,16 +98,15 @@ struct CloudPush {
                 refuse(
                     push,
                     reason:
-                        "with it the set's synced values would take more than iCloud's \(limit) bytes for all values",
-                    sync: sync)
+                        "with it the set's synced values would take more than iCloud's \(limit) bytes for all values")
             }
         }
         values = accepted
     }
 
-    private mutating func refuse(_ push: CloudSync.Push, reason: String, sync: CloudSync) {
+    private mutating func refuse(_ push: CloudSync.Push, reason: String) {
         let stamp = record?.stamps[push.name]
-        record?.refuse(push.name, stamp: stamp, over: sync.envelope(forKey: push.key)??.stamp)
+        record?.refuse(push.name, stamp: stamp)
         failures.append(.cloudValueRefused(key: push.key, setting: push.name, reason: reason))
     }
 }

@@ -27,10 +27,12 @@ struct CloudRecord: Equatable {
     var stamps: [String: CloudStamp] = [:]
     /// Per synced setting the cloud refused, the stamp refused: not sent again until it changes.
     var refused: [String: CloudStamp] = [:]
-    /// Per refused setting, the stamp of the value the store held when it was refused (none: it
-    /// held nothing). A refused value never outranks a value the cloud holds: a cloud value with
-    /// any other stamp was synced by another device since, and is taken, whatever its counter.
-    var refusedOver: [String: CloudStamp] = [:]
+    /// Per setting changed on this device, the stamp of the cloud value the change was made over,
+    /// recorded when it was stamped (none: the device knew of none). A refused value never
+    /// outranks a value the cloud holds: a cloud value with any other stamp was synced by another
+    /// device the change never saw, and is taken, whatever its counter. Recorded at stamping, not
+    /// at the refusal: by then the store may hold a value another device synced meanwhile.
+    var madeOver: [String: CloudStamp] = [:]
     /// The account the stamps belong to (``CloudKeyValueStoreAccount/signedIn(_:)``), `nil` while
     /// the set has met none (its values are this device's own, sent to the first account met).
     var account: String?
@@ -46,7 +48,7 @@ struct CloudRecord: Equatable {
         var fields: [String: StoredValue] = [
             "$format": .integer(2), "stamps": stampsValue(stamps), "refused": stampsValue(refused),
         ]
-        if !refusedOver.isEmpty { fields["refusedOver"] = stampsValue(refusedOver) }
+        if !madeOver.isEmpty { fields["madeOver"] = stampsValue(madeOver) }
         if let account { fields["account"] = .string(account) }
         return .dictionary(fields)
     }
@@ -71,7 +73,7 @@ struct CloudRecord: Equatable {
         }
         self.stamps = try stamps(fields["stamps"])
         self.refused = try stamps(fields["refused"])
-        self.refusedOver = try stamps(fields["refusedOver"])
+        self.madeOver = try stamps(fields["madeOver"])
         if case .string(let account)? = fields["account"] { self.account = account }
     }
 
@@ -81,16 +83,25 @@ struct CloudRecord: Equatable {
         self.account = account
     }
 
-    /// Records that the value of `name` stamped `stamp` was refused while the store held `held`.
-    mutating func refuse(_ name: String, stamp: CloudStamp?, over held: CloudStamp?) {
-        refused[name] = stamp
-        refusedOver[name] = held
+    /// Records a change of `name` on this device: its new stamp, and the stamp of the cloud value
+    /// it was made over (`basis`); a refusal of an earlier value is forgotten.
+    mutating func stampChange(of name: String, as stamp: CloudStamp, over basis: CloudStamp?) {
+        stamps[name] = stamp
+        refused[name] = nil
+        madeOver[name] = basis
     }
 
-    /// Forgets a refusal of `name` (a new change, or a value taken from the cloud).
-    mutating func clearRefusal(of name: String) {
+    /// Records that the value of `name` stamped `stamp` was refused.
+    mutating func refuse(_ name: String, stamp: CloudStamp?) {
+        refused[name] = stamp
+    }
+
+    /// Records that `name` holds the cloud's value stamped `stamp` (taken from the store), or
+    /// none (`nil`: the setting is no longer synced): no refusal nor change of this device's left.
+    mutating func take(_ name: String, stamp: CloudStamp?) {
+        stamps[name] = stamp
         refused[name] = nil
-        refusedOver[name] = nil
+        madeOver[name] = nil
     }
 
     /// Whether a pull would find nothing to take or to send for `name` while the store's local
@@ -110,7 +121,7 @@ struct CloudRecord: Equatable {
     func isOutranked(_ name: String, by theirs: CloudStamp) -> Bool {
         guard let mine = stamps[name] else { return true }
         if theirs > mine { return true }
-        return refused[name] == mine && theirs != mine && theirs != refusedOver[name]
+        return refused[name] == mine && theirs != mine && theirs != madeOver[name]
     }
 }
 

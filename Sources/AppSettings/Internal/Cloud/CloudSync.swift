@@ -132,3 +132,12 @@ struct CloudSnapshot {
     /// Synced settings changed since the last load or save (none when the changes came from the cloud).
     var changed: Set<String> = []
 }
+
+/// An object's link to the cloud store it syncs with.
+struct CloudLink {
+    /// The cloud store this object syncs with, while it does.
+    var sync: CloudSync?
+    /// Set on the scratch copy a pull stores through: its changes came from the cloud, so they
+    /// are not changes to send.
+    var changesCameFromCloud = false
+}

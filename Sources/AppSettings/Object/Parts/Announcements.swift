@@ -64,12 +64,3 @@ struct Announcements {
         return Array(continuations.values)
     }
 }
-
-/// An object's link to the cloud store it syncs with.
-struct CloudLink {
-    /// The cloud store this object syncs with, while it does.
-    var sync: CloudSync?
-    /// Set on the scratch copy a pull stores through: its changes came from the cloud, so they
-    /// are not changes to send.
-    var changesCameFromCloud = false
-}

@@ -54,7 +54,7 @@ extension SyncTests {
         #expect(phone.relaunched().thumbnail == Data([1, 2, 3]))
     }
 
-    @Test("a value refused on a device that did not sync when it was changed never outranks what another synced meanwhile")
+    @Test("a value refused on a device not syncing when it was changed never outranks what another synced meanwhile")
     func refusedValueChangedWhileNotSyncingDoesNotOutrank() throws {
         let (phone, laptop) = try twoDevices()
         phone.settings.photo = Data(count: 600_000)

@@ -106,6 +106,12 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
 
     let save = "save \(count) steps"
     let copy = FlushedCopy()
+    // The Codable path's domain file, beside the library's (`<configuration directory>/<suite>.plist`).
+    guard let directory = settings.domainFileURL?.deletingLastPathComponent() else {
+        fatalError("\(Settings.self) has no domain file")
+    }
+    let plistDomainFile = directory.appendingPathComponent(plistSuite.name + ".plist").path
+    guard FileManager.default.fileExists(atPath: plistDomainFile) else { fatalError("no file at \(plistDomainFile)") }
     try table.measure(
         save,
         [
@@ -127,6 +133,17 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
                     copy.write(data) {
                         plistSuite.defaults.set(data, forKey: plistKey)
                         plistSuite.defaults.synchronize()
+                    }
+                }
+            },
+            Contender(name: "Codable path + its domain file and a copy flushed (a save's durability)") {
+                plain.makeDirty()
+                return try nanoseconds {
+                    let data = try encoder.encode(plain)
+                    copy.write(data) {
+                        plistSuite.defaults.set(data, forKey: plistKey)
+                        plistSuite.defaults.synchronize()
+                        FlushedCopy.flushFileAndDirectory(plistDomainFile)
                     }
                 }
             },

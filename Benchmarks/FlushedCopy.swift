@@ -47,4 +47,16 @@ final class FlushedCopy: @unchecked Sendable {
         try body()
         done.wait()
     }
+
+    /// Flushes the file at `path`, then its directory: what a save adds on Linux since it writes
+    /// the domain's file itself (a new file flushed, renamed into place, and its directory flushed,
+    /// so that the app's other keys survive a power loss too).
+    static func flushFileAndDirectory(_ path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        for (target, flags) in [(path, O_RDONLY), (directory, O_RDONLY | O_DIRECTORY)] {
+            let descriptor = open(target, flags)
+            guard descriptor >= 0, fsync(descriptor) == 0 else { fatalError("cannot flush \(target)") }
+            close(descriptor)
+        }
+    }
 }

@@ -30,23 +30,18 @@ import Testing
         func anEndlessStandardInputIsRefused() throws {
             _ = try saved()
             let url = try #require(BuiltExecutable.url(named: "appsettings"))
-            let tool = Process()
-            tool.executableURL = url
-            tool.arguments = ["import", "--suite", suite.name, "--key", "MyAppsSettings", "-"]
-            tool.standardInput = FileHandle(forReadingAtPath: "/dev/zero")
-            let errors = scratch.url.appendingPathComponent("errors")
-            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-            tool.standardError = try FileHandle(forWritingTo: errors)
-            try tool.run()
+            let tool = try ChildProcess(
+                program: url.path, ["import", "--suite", suite.name, "--key", "MyAppsSettings", "-"],
+                standardInput: .file("/dev/zero"))
             let deadline = Date().addingTimeInterval(60)
             while tool.isRunning, Date() < deadline { usleep(10_000) }
             if tool.isRunning {
-                tool.terminate()
+                tool.kill()
                 Issue.record("appsettings import - < /dev/zero was still reading after 60 s")
             }
-            tool.waitUntilExit()
-            #expect(tool.terminationStatus == 1)
-            #expect(try String(contentsOf: errors, encoding: .utf8).contains("standard input holds more than"))
+            let finished = tool.waitUntilExit()
+            #expect(finished.status == 1)
+            #expect(finished.errors.contains("standard input holds more than"))
         }
 
         @Test("a recovery copy over the limit is refused unread")

@@ -17,15 +17,10 @@ import Testing
             let lockFile = try storeDirectory(of: settings).appendingPathComponent("domain.lock")
             // A real second process holds the domain's lock, as a stuck writer would: flock(1) takes
             // it and becomes `sleep` (no fork), so terminating it releases the lock.
-            let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-            holder.arguments = ["--exclusive", "--no-fork", lockFile.path, "sleep", "60"]
-            try holder.run()
-            defer {
-                // SIGKILL: a child of this process may start with SIGTERM blocked.
-                kill(holder.processIdentifier, SIGKILL)
-                holder.waitUntilExit()
-            }
+            let holder = try ChildProcess(
+                program: "/usr/bin/flock", ["--exclusive", "--no-fork", lockFile.path, "sleep", "60"])
+            // SIGKILL: a child of this process may start with SIGTERM blocked.
+            defer { holder.kill(SIGKILL) }
             let held = Date().addingTimeInterval(20)
             while flockIsFree(lockFile.path), Date() < held { usleep(5_000) }
             try #require(!flockIsFree(lockFile.path), "the second process did not take the lock")

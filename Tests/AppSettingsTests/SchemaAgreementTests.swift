@@ -153,32 +153,13 @@ final class EveryKindSettings: AppSettingsObject, @unchecked Sendable {
 
         /// The validator's verdict on each document, in order; `nil` when it cannot run here.
         private func validate(schema: Data, documents: [String], name: String) throws -> [String]? {
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("scripts/validate-json-schema.py")
             let schemaURL = try directory.file("\(name).schema.json", schema)
             let lines = try directory.file("\(name).jsonl", Data((documents.joined(separator: "\n") + "\n").utf8))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, "--lines", schemaURL.path, lines.path]
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            if process.terminationStatus == 3 || process.terminationStatus == 127 {
-                let reason = "skipped: \(errorText.isEmpty ? "no python3" : errorText)"
-                if ProcessInfo.processInfo.environment["APPSETTINGS_REQUIRE_JSONSCHEMA"] == "1" {
-                    Issue.record("the independent validator cannot run: \(reason)")
-                } else {
-                    print("SchemaAgreementTests \(reason)")
-                }
-                return nil
-            }
-            try #require(process.terminationStatus == 0, "\(errorText)")
-            let verdicts = String(decoding: outputData, as: UTF8.self).split(separator: "\n").map(String.init)
+            guard
+                let output = try SchemaValidatorScript.run(
+                    ["--lines", schemaURL.path, lines.path], for: "SchemaAgreementTests")
+            else { return nil }
+            let verdicts = output.split(separator: "\n").map(String.init)
             try #require(
                 verdicts.count == documents.count, "\(verdicts.count) verdicts for \(documents.count) documents")
             return verdicts

@@ -6,10 +6,8 @@ import Testing
 
 // Real processes need `Process`, which exists on macOS and Linux only.
 #if os(Linux) || os(macOS)
-    /// `jsonSchema()` checked by an independent validator: Python's `jsonschema` package
-    /// (draft 2020-12), run by `scripts/validate-json-schema.py`. `.ci/run` installs the package and
-    /// sets `APPSETTINGS_REQUIRE_JSONSCHEMA=1`, so CI fails rather than skips without it; elsewhere
-    /// the test is skipped with a printed reason when `python3` or the package is missing.
+    /// `jsonSchema()` checked by an independent validator (`SchemaValidatorScript`: Python's
+    /// `jsonschema` package, draft 2020-12; skipped with a printed reason where it cannot run, but in CI).
     @Suite("jsonSchema() against an independent JSON Schema validator, and the tool's checks")
     final class SchemaValidatorTests {
         let suite = TemporarySuite()
@@ -21,36 +19,13 @@ import Testing
 
         /// The validator's verdict on each document, by file name; `nil` when it cannot run here.
         private func validate(schema: Data, documents: [(name: String, data: Data)]) throws -> [String: String]? {
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("scripts/validate-json-schema.py")
             let schemaURL = try directory.file("schema.json", schema)
             var paths: [String] = []
             for document in documents { paths.append(try directory.file(document.name + ".json", document.data).path) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path, schemaURL.path] + paths
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let errorText = String(decoding: errorData, as: UTF8.self)
-            // 3: the package is missing; 127: no python3.
-            if process.terminationStatus == 3 || process.terminationStatus == 127 {
-                let reason = "skipped: \(errorText.isEmpty ? "no python3" : errorText)"
-                if ProcessInfo.processInfo.environment["APPSETTINGS_REQUIRE_JSONSCHEMA"] == "1" {
-                    Issue.record("the independent validator cannot run: \(reason)")
-                } else {
-                    print("SchemaValidatorTests \(reason)")
-                }
-                return nil
-            }
-            #expect(process.terminationStatus == 0, "\(errorText)")
+            guard let output = try SchemaValidatorScript.run([schemaURL.path] + paths, for: "SchemaValidatorTests")
+            else { return nil }
             var verdicts: [String: String] = [:]
-            for line in String(decoding: outputData, as: UTF8.self).split(separator: "\n") {
+            for line in output.split(separator: "\n") {
                 let words = line.split(separator: " ", maxSplits: 2)
                 guard words.count >= 2 else { continue }
                 let name = URL(fileURLWithPath: String(words[1].hasSuffix(":") ? words[1].dropLast() : words[1]))

@@ -12,16 +12,24 @@
         import Darwin
     #endif
 
-    /// An executable product of this package run as a child process, the one way every test starts
-    /// a process: its standard output and error go to files that can be read at any time (while it
-    /// runs too), its standard input is the given bytes (or empty). A child still running when the
-    /// last reference goes away is killed; its files are removed.
+    /// A child process, the one way every test starts a process: an executable product of this
+    /// package, or a program of the system (`flock`, `python3`). Its standard output and error go
+    /// to files that can be read at any time (while it runs too), its standard input is the given
+    /// bytes (or empty) or a file. A child still running when the last reference goes away is
+    /// killed; its files are removed.
     final class ChildProcess {
         /// What a child left when it exited.
         struct Finished {
             var status: Int32
             var output: String
             var errors: String
+        }
+
+        /// What a child reads on its standard input.
+        enum Input {
+            case bytes(Data)
+            /// A file read as it is, such as `/dev/zero`.
+            case file(String)
         }
 
         private let process = Process()
@@ -33,31 +41,46 @@
         /// this process's environment, `input` is its standard input. With a `launcher` (a program
         /// and its arguments, such as `setpriv` and its options), the launcher is run with the
         /// executable's path and `arguments` after its own.
-        init(
+        convenience init(
             _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: Data = Data(),
             launcher: [String] = []
         ) throws {
             let url = try #require(
                 BuiltExecutable.url(named: executable), "\(executable) not found next to the test binary")
-            let base = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "\(executable)-\(UUID().uuidString)")
+            try self.init(
+                program: url.path, arguments, environment: environment, standardInput: .bytes(input),
+                launcher: launcher)
+        }
+
+        /// Starts the program at `program` (an absolute path) with `arguments`; as above.
+        init(
+            program: String, _ arguments: [String], environment: [String: String] = [:],
+            standardInput: Input = .bytes(Data()), launcher: [String] = []
+        ) throws {
+            let name = URL(fileURLWithPath: program).lastPathComponent
+            let base = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
             outputURL = base.appendingPathExtension("out")
             errorURL = base.appendingPathExtension("err")
             inputURL = base.appendingPathExtension("in")
             _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
             _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: inputURL.path, contents: input)
-            if let program = launcher.first {
-                process.executableURL = URL(fileURLWithPath: program)
-                process.arguments = launcher.dropFirst() + [url.path] + arguments
+            if let launcherProgram = launcher.first {
+                process.executableURL = URL(fileURLWithPath: launcherProgram)
+                process.arguments = launcher.dropFirst() + [program] + arguments
             } else {
-                process.executableURL = url
+                process.executableURL = URL(fileURLWithPath: program)
                 process.arguments = arguments
             }
             if !environment.isEmpty {
                 process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             }
-            process.standardInput = try FileHandle(forReadingFrom: inputURL)
+            switch standardInput {
+            case .bytes(let input):
+                _ = FileManager.default.createFile(atPath: inputURL.path, contents: input)
+                process.standardInput = try FileHandle(forReadingFrom: inputURL)
+            case .file(let path):
+                process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            }
             process.standardOutput = try FileHandle(forWritingTo: outputURL)
             process.standardError = try FileHandle(forWritingTo: errorURL)
             try process.run()
@@ -165,6 +188,34 @@
         /// Runs `appsettings` to its end; `input` is its standard input.
         static func run(_ arguments: [String], input: Data = Data()) throws -> Finished {
             try ChildProcess.run("appsettings", arguments, input: input)
+        }
+    }
+
+    /// The independent JSON Schema validator, `scripts/validate-json-schema.py` (Python's
+    /// `jsonschema` package, draft 2020-12). `.ci/run` installs the package and sets
+    /// `APPSETTINGS_REQUIRE_JSONSCHEMA=1`, so CI fails rather than skips without it; elsewhere a test
+    /// is skipped with a printed reason when `python3` or the package is missing.
+    enum SchemaValidatorScript {
+        /// Runs the script with `arguments`; its standard output, or `nil` when it cannot run here
+        /// (reported for `test`, a name to print).
+        static func run(_ arguments: [String], for test: String) throws -> String? {
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                    "scripts/validate-json-schema.py")
+            let finished = try ChildProcess(program: "/usr/bin/env", ["python3", script.path] + arguments)
+                .waitUntilExit()
+            // 3: the package is missing; 127: no python3.
+            if finished.status == 3 || finished.status == 127 {
+                let reason = "skipped: \(finished.errors.isEmpty ? "no python3" : finished.errors)"
+                if ProcessInfo.processInfo.environment["APPSETTINGS_REQUIRE_JSONSCHEMA"] == "1" {
+                    Issue.record("the independent validator cannot run: \(reason)")
+                } else {
+                    print("\(test) \(reason)")
+                }
+                return nil
+            }
+            try #require(finished.status == 0, "\(finished.errors)")
+            return finished.output
         }
     }
 #endif

@@ -124,10 +124,13 @@ struct InMemoryStoreTests {
         let settings = MySettings(store: .inMemory(name))
         settings.theme = .dark
         try settings.synchronizeToUserDefaults()
-        #expect(settings.domainFileURL == nil)
-        #expect(settings.recoveryCopyURL == nil)
+        #expect(settings.settingsStore.domainFileURL == nil)
+        #expect(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey) == nil)
         let onDisk = MySettings(userDefaults: .standard)
-        for url in [onDisk.domainFileURL, onDisk.recoveryCopyURL].compactMap({ $0 }) {
+        let files = [
+            onDisk.settingsStore.domainFileURL, onDisk.settingsStore.recoveryCopyURL(forKey: onDisk.userDefaultsKey),
+        ]
+        for url in files.compactMap({ $0 }) {
             let contents = (try? Data(contentsOf: url)) ?? Data()
             #expect(contents.range(of: Data(name.utf8)) == nil)
         }

@@ -76,7 +76,7 @@ import Testing
             let path = DomainLocation.of(suite.userDefaults).domainFilePath
             let leftOver = DomainFile.temporaryPath(replacing: path)
             #expect(FileManager.default.createFile(atPath: leftOver, contents: Data("<?xml".utf8)))
-            try AppSettingsObject.removeSuite(named: suite.name)
+            try AppSettingsStore.suite(suite.name).remove()
             #expect(!FileManager.default.fileExists(atPath: path))
             #expect(!FileManager.default.fileExists(atPath: leftOver))
         }
@@ -88,7 +88,7 @@ import Testing
             let settings = MySettings(userDefaults: suite.userDefaults)
             settings.theme = .dark
             try settings.synchronizeToUserDefaults()
-            let copy = try #require(settings.recoveryCopyURL)
+            let copy = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
             try FileManager.default.removeItem(at: copy)
             let path = DomainLocation.of(suite.userDefaults).domainFilePath
             let damaged = Data("<?xml version=\"1.0\"?><plist><dict><key>plain</key><stri".utf8)

@@ -76,17 +76,6 @@ struct NamedStoreTests {
         #expect("\(AppSettingsStore.suite("com.example.settings"))" == ".suite(\"com.example.settings\")")
     }
 
-    @Test func anObjectKeepsTheNamedStoreItWasMadeFor() throws {
-        let suite = TemporarySuite()
-        let settings = MySettings(store: .suite(suite.name))
-        #expect(settings.settingsStore == .suite(suite.name))
-        #expect(MySettings(userDefaults: settings.userDefaults).settingsStore == .suite(suite.name))
-        settings.soundLevel = 0.25
-        try settings.synchronizeToUserDefaults()
-        #expect(MySettings(userDefaults: suite.another()).soundLevel == 0.25, "the suite of that name")
-        #expect(MySettings(store: .userDefaults(suite.userDefaults)).settingsStore == .userDefaults(suite.userDefaults))
-    }
-
     @Test func sharedStoreAndSharedUserDefaultsFollowEachOther() {
         #expect(MySettings.sharedStore == .standard)
         #expect(MySettings.sharedUserDefaults === UserDefaults.standard)

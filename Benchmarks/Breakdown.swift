@@ -107,7 +107,7 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
     let save = "save \(count) steps"
     let copy = FlushedCopy()
     // The Codable path's domain file, beside the library's (`<configuration directory>/<suite>.plist`).
-    guard let directory = settings.domainFileURL?.deletingLastPathComponent() else {
+    guard let directory = settings.settingsStore.domainFileURL?.deletingLastPathComponent() else {
         fatalError("\(Settings.self) has no domain file")
     }
     let plistDomainFile = directory.appendingPathComponent(plistSuite.name + ".plist").path

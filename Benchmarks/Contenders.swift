@@ -176,7 +176,7 @@ final class TemporarySuite {
     static func removeAll() {
         for suite in all {
             do {
-                try AppSettingsObject.removeSuite(named: suite.name)
+                try AppSettingsStore.suite(suite.name).remove()
             } catch {
                 print("could not remove suite \(suite.name): \(error)")
             }

@@ -70,7 +70,8 @@ enum Tour {
         // bytes cannot be used (no error); otherwise the settings keep their developer defaults
         // and lastLoadError names the key.
         if damaged.lastLoadError == nil {
-            print("the recovery copy of the last save answered (\(damaged.recoveryCopyURL?.path ?? "no file"))")
+            let copy = damaged.settingsStore.recoveryCopyURL(forKey: damaged.userDefaultsKey)
+            print("the recovery copy of the last save answered (\(copy?.path ?? "no file"))")
         } else {
             print("no recovery copy answered: developer defaults, and the error above")
         }
@@ -93,7 +94,7 @@ enum Tour {
     /// Removes the scratch suite and, on Linux, its file and the library's recovery copy and lock file.
     private static func remove(suiteNamed name: String) {
         do {
-            try AppSettingsObject.removeSuite(named: name)
+            try AppSettingsStore.suite(name).remove()
         } catch {
             print("could not remove the scratch suite: \(error)")
         }

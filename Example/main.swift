@@ -15,8 +15,9 @@ func fail(_ message: String) -> Never {
 func show() {
     print("Settings of \(type(of: settings)), stored under '\(settings.userDefaultsKey)' in UserDefaults.standard")
     // On Linux the library knows the files; on Apple platforms the preferences daemon owns them.
-    if let file = settings.domainFileURL { print("  in \(file.path)") }
-    if let copy = settings.recoveryCopyURL { print("  recovery copy: \(copy.path)") }
+    let store = settings.settingsStore
+    if let file = store.domainFileURL { print("  in \(file.path)") }
+    if let copy = store.recoveryCopyURL(forKey: settings.userDefaultsKey) { print("  recovery copy: \(copy.path)") }
     // Each setting as the app reads it, and where that value comes from.
     row("dontDimScreen", settings.dontDimScreen, settings.source(of: \.dontDimScreen))
     row("soundLevel", settings.soundLevel, settings.source(of: \.soundLevel))

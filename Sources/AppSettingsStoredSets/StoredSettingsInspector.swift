@@ -126,7 +126,7 @@ public enum StoredSettingsInspector {
     /// its two copies), told apart by content.
     ///
     /// ```swift
-    /// let contents = try Data(contentsOf: settings.domainFileURL!)
+    /// let contents = try Data(contentsOf: settings.settingsStore.domainFileURL!)
     /// print(StoredSettingsInspector.jsonText(try StoredSettingsInspector.jsonObject(ofFileContents: contents)))
     /// ```
     ///

@@ -22,7 +22,7 @@ func say(_ line: String) {
 /// What the domain file holds for `key`, read directly (not through `UserDefaults`), so that a
 /// damaged domain, which corelibs silently loads as empty, is told apart from a missing key.
 func domainState(of settings: HostSettings) -> String {
-    guard let url = settings.domainFileURL else { return "unknown" }
+    guard let url = settings.settingsStore.domainFileURL else { return "unknown" }
     guard (try? Data(contentsOf: url)) != nil else { return "no-file" }
     guard let dictionary = domainDictionary(of: settings) else { return "damaged" }
     return dictionary[settings.userDefaultsKey] == nil ? "key-missing" : "has-key"
@@ -30,7 +30,7 @@ func domainState(of settings: HostSettings) -> String {
 
 /// The domain file's dictionary, read directly; `nil` when there is no file or it is damaged.
 func domainDictionary(of settings: HostSettings) -> [String: Any]? {
-    guard let url = settings.domainFileURL, let data = try? Data(contentsOf: url) else { return nil }
+    guard let url = settings.settingsStore.domainFileURL, let data = try? Data(contentsOf: url) else { return nil }
     return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
 }
 

@@ -83,7 +83,7 @@ case "read":
         "lastLoadError": settings.lastLoadError.map { "\($0)" } ?? NSNull(),
         "consistent": settings.isConsistent,
         "domain": domain,
-        "domainFile": settings.domainFileURL?.path ?? NSNull(),
+        "domainFile": settings.settingsStore.domainFileURL?.path ?? NSNull(),
     ]
     let json = try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys])
     say(String(decoding: json, as: UTF8.self))
@@ -197,7 +197,7 @@ case "steps":
     //   <postfix>:one:<setting>:<n> one setting (see `setOne`), not yet synchronized
     //   <postfix>:sync              synchronizes the set
     //   wait                        prints `@@waiting`, then reads a line from standard input
-    //   remove                      `AppSettingsObject.removeSuite(named:)` of the suite
+    //   remove                      `AppSettingsStore.suite(_:).remove()` of the suite
     //   seed:<n>                    n plain keys of the app's own and a backup of set A's key, as
     //                               `seed-others` stores them (UserDefaults, synchronized)
     // Each synchronization is announced by `@@begin <postfix>` before it starts and
@@ -221,7 +221,7 @@ case "steps":
         }
         if parts == ["remove"] {
             say("@@begin-remove")
-            do { try AppSettingsObject.removeSuite(named: suite) } catch { fail("removeSuite failed: \(error)") }
+            do { try AppSettingsStore.suite(suite).remove() } catch { fail("remove failed: \(error)") }
             say("@@end-remove")
             continue
         }
@@ -310,7 +310,8 @@ case "own-domain":
     settings.setTriple(2)
     do { try settings.resetToUserDefaults() } catch { fail("reset: \(error)") }
     _ = HostSettings(userDefaults: userDefaults)
-    let otherFile = (settings.domainFileURL?.deletingLastPathComponent().path ?? "") + "/" + arguments[4] + ".plist"
+    let otherFile =
+        (settings.settingsStore.domainFileURL?.deletingLastPathComponent().path ?? "") + "/" + arguments[4] + ".plist"
     let written =
         FileManager.default.contents(atPath: otherFile).map {
             String(decoding: $0, as: UTF8.self).contains("pending")

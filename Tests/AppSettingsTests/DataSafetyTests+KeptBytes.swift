@@ -4,50 +4,6 @@ import Testing
 @testable import AppSettings
 
 extension DataSafetyTests {
-    @Test func aValueThatIsNotDataIsKeptAndBackedUpBeforeItIsReplaced() throws {
-        let key = MySettings(userDefaults: suite.userDefaults).userDefaultsKey
-        suite.userDefaults.set(["written": "by someone else"], forKey: key)
-        let settings = MySettings(userDefaults: suite.userDefaults)
-        guard case .notData(key, let foundType) = settings.lastLoadError else {
-            Issue.record("expected notData, got \(String(describing: settings.lastLoadError))")
-            return
-        }
-        #expect(foundType.hasPrefix("Dictionary"))
-        #expect(throws: AppSettingsError.notData(key: key, foundType: foundType)) {
-            try settings.resetToUserDefaults()
-        }
-        // Loading never writes: the value is still there.
-        #expect(suite.storedObject(forKey: key) as? [String: String] == ["written": "by someone else"])
-        settings.theme = .dark
-        try settings.synchronizeToUserDefaults()
-        let backups = suite.another().dictionaryRepresentation().filter { $0.key.hasPrefix(key + ".unreadable-") }
-        #expect(backups.count == 1)
-        #expect((backups.first?.value as? [String: Any])?["written"] as? String == "by someone else")
-        #expect(MySettings(userDefaults: suite.another()).theme == .dark)
-        // Once backed up, later synchronizations make no more backups.
-        settings.theme = .system
-        try settings.synchronizeToUserDefaults()
-        #expect(
-            suite.another().dictionaryRepresentation().keys.filter { $0.hasPrefix(key + ".unreadable-") }.count == 1)
-    }
-
-    @Test func damagedBytesAreBackedUpBeforeTheyAreReplaced() throws {
-        var damaged = try validArchive()
-        damaged[damaged.count / 2] ^= 0xFF
-        damaged.removeLast(10)
-        let key = "AppSettings.MyAppsSettings"
-        suite.userDefaults.set(damaged, forKey: key)
-        let settings = MySettings(userDefaults: suite.userDefaults)
-        guard case .unreadableArchive(key, _, _) = settings.lastLoadError else {
-            Issue.record("expected unreadableArchive, got \(String(describing: settings.lastLoadError))")
-            return
-        }
-        settings.soundLevel = 0.3
-        try settings.synchronizeToUserDefaults()
-        let backup = suite.another().dictionaryRepresentation().first { $0.key.hasPrefix(key + ".unreadable-") }
-        #expect(backup?.value as? Data == damaged)
-    }
-
     @Test func anArchiveOfANewerFormatIsRefusedAndKept() throws {
         var archive = HandMadeArchive()
         let theme = archive.add(.string("dark"))

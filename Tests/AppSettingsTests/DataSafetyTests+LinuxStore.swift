@@ -24,7 +24,7 @@ import Testing
             settings.theme = .dark
             try settings.synchronizeToUserDefaults()
             // What a process killed while corelibs rewrote the file in place leaves behind.
-            let domainFile = try #require(settings.domainFileURL)
+            let domainFile = try #require(settings.settingsStore.domainFileURL)
             let original = try Data(contentsOf: domainFile)
             try original.prefix(original.count / 3).write(to: domainFile)
             suite.userDefaults.synchronize()
@@ -38,7 +38,7 @@ import Testing
             settings.theme = .dark
             try settings.synchronizeToUserDefaults()
             // A non-empty directory where the copy goes: renaming the written copy over it fails.
-            let copy = try #require(settings.recoveryCopyURL)
+            let copy = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
             try FileManager.default.removeItem(at: copy)
             try FileManager.default.createDirectory(
                 at: copy.appendingPathComponent("in the way"), withIntermediateDirectories: true)
@@ -63,7 +63,8 @@ import Testing
             let writer = MySettings(userDefaults: suite.userDefaults)
             writer.theme = .dark
             try writer.synchronizeToUserDefaults()
-            let lockFile = try #require(writer.recoveryCopyURL).deletingLastPathComponent()
+            let lockFile = try #require(writer.settingsStore.recoveryCopyURL(forKey: writer.userDefaultsKey))
+                .deletingLastPathComponent()
                 .appendingPathComponent("domain.lock")
             try FileManager.default.removeItem(at: lockFile)
             try FileManager.default.createDirectory(at: lockFile, withIntermediateDirectories: false)
@@ -88,7 +89,8 @@ import Testing
             let writer = MySettings(userDefaults: suite.userDefaults)
             writer.theme = .dark
             try writer.synchronizeToUserDefaults()
-            let directory = try #require(writer.recoveryCopyURL).deletingLastPathComponent()
+            let directory = try #require(writer.settingsStore.recoveryCopyURL(forKey: writer.userDefaultsKey))
+                .deletingLastPathComponent()
             try FileManager.default.removeItem(at: directory)
             #expect(FileManager.default.createFile(atPath: directory.path, contents: Data("in the way".utf8)))
             defer { try? FileManager.default.removeItem(at: directory) }

@@ -14,13 +14,13 @@ import Testing
         @Test("a recovery copy that cannot be written: the domain is put back, nothing is stored")
         func aCopyFailureLeavesTheDomainAsItWas() throws {
             let settings = try saved(.system)
-            let domainBefore = try Data(contentsOf: try #require(settings.domainFileURL))
-            let copy = try #require(settings.recoveryCopyURL)
+            let domainBefore = try Data(contentsOf: try #require(settings.settingsStore.domainFileURL))
+            let copy = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
             try FileManager.default.removeItem(at: copy)
             try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: false)
             settings.theme = .dark
             expectStoreFailed({ try settings.synchronizeToUserDefaults() }, mentioning: "nothing was stored")
-            #expect(try Data(contentsOf: try #require(settings.domainFileURL)) == domainBefore)
+            #expect(try Data(contentsOf: try #require(settings.settingsStore.domainFileURL)) == domainBefore)
             #expect(MySettings(userDefaults: suite.another()).theme == .system)
             try FileManager.default.removeItem(at: copy)
             // The in-memory domain was put back too: a later flush does not write the refused set.

@@ -26,7 +26,7 @@ import Testing
             let escaped = URL(fileURLWithPath: configuration).appendingPathComponent(name + ".plist").standardized
             #expect(!FileManager.default.fileExists(atPath: escaped.path))
             #expect(!FileManager.default.fileExists(atPath: configuration + "/victim.conf"))
-            #expect(throws: AppSettingsError.self) { try AppSettingsObject.removeSuite(named: name) }
+            #expect(throws: AppSettingsError.self) { try AppSettingsStore.suite(name).remove() }
         }
 
         @Test("keys with '/', '..', NUL or over the length limit are refused")

@@ -47,7 +47,7 @@ import Testing
         @Test("a recovery copy over the limit is refused unread")
         func aHugeRecoveryCopyIsRefused() throws {
             let settings = try saved()
-            let copy = try #require(settings.recoveryCopyURL)
+            let copy = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
             let handle = try FileHandle(forWritingTo: copy)
             try handle.truncate(atOffset: UInt64(RecoveryCopyFormat.maximumFileByteCount + 1))
             try handle.close()

@@ -52,7 +52,7 @@ import Testing
         @Test("a FIFO where the domain's file belongs is refused without blocking")
         func aFIFOAtTheDomainsPathIsRefused() throws {
             let settings = try saved()
-            let domainFile = try #require(settings.domainFileURL)
+            let domainFile = try #require(settings.settingsStore.domainFileURL)
             try FileManager.default.removeItem(at: domainFile)
             try #require(mkfifo(domainFile.path, 0o600) == 0)
             defer { unlink(domainFile.path) }  // before the suite is removed, which would read it
@@ -72,7 +72,7 @@ import Testing
             expectStoreFailed({ try settings.synchronizeToUserDefaults() }, mentioning: "a FIFO")
             try FileManager.default.removeItem(at: lockFile)
 
-            let copy = try #require(settings.recoveryCopyURL)
+            let copy = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
             try FileManager.default.removeItem(at: copy)
             try #require(mkfifo(copy.path, 0o600) == 0)
             expectStoreFailed({ try settings.synchronizeToUserDefaults() }, mentioning: "a FIFO")

@@ -28,7 +28,8 @@ import Testing
         }
 
         func storeDirectory(of settings: MySettings) throws -> URL {
-            try #require(settings.recoveryCopyURL).deletingLastPathComponent()
+            try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
+                .deletingLastPathComponent()
         }
 
         /// A file outside the store that a link points to: its bytes must stay as they are.
@@ -57,9 +58,11 @@ import Testing
             settings.theme = .dark
             let victim = try victim()
             // The names a save could foresee before: `.<key>.<pid>.tmp`, in a directory made first.
-            let directory = try #require(settings.recoveryCopyURL).deletingLastPathComponent()
+            let directory = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
+                .deletingLastPathComponent()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let keyFile = try #require(settings.recoveryCopyURL).deletingPathExtension().lastPathComponent
+            let keyFile = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
+                .deletingPathExtension().lastPathComponent
             try FileManager.default.createSymbolicLink(
                 at: directory.appendingPathComponent(".\(keyFile).\(getpid()).tmp"), withDestinationURL: victim)
             try settings.synchronizeToUserDefaults()
@@ -76,11 +79,12 @@ import Testing
             let otherSettings = MySettings(userDefaults: other.userDefaults)
             otherSettings.theme = .system
             try otherSettings.synchronizeToUserDefaults()
-            let otherCopy = try #require(otherSettings.recoveryCopyURL)
+            let otherCopy = try #require(
+                otherSettings.settingsStore.recoveryCopyURL(forKey: otherSettings.userDefaultsKey))
             let otherBytes = try Data(contentsOf: otherCopy)
 
             let settings = try saved()
-            let copy = try #require(settings.recoveryCopyURL)
+            let copy = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
             try FileManager.default.removeItem(at: copy)
             try FileManager.default.createSymbolicLink(at: copy, withDestinationURL: otherCopy)
             settings.theme = .light

@@ -10,84 +10,6 @@ struct InMemoryStoreTests {
     /// A fresh store name per test, so that tests running in parallel never share one.
     let name = "InMemoryStoreTests-" + UUID().uuidString
 
-    @Test("objects of one name see each other's saves; objects of another name do not")
-    func objectsOfOneNameShareTheStore() throws {
-        let first = MySettings(store: .inMemory(name))
-        first.theme = .dark
-        first.soundLevel = 0.25
-        try first.synchronizeToUserDefaults()
-
-        let second = MySettings(store: .inMemory(name))
-        #expect(second.theme == .dark)
-        #expect(second.soundLevel == 0.25)
-        #expect(!second.hasUnsavedChanges)
-        #expect(second.lastLoadError == nil)
-
-        let other = MySettings(store: .inMemory(name + "-other"))
-        #expect(other.theme == .light)
-        #expect(other.soundLevel == 0.5)
-        // Nor does the suite the same key is stored under on disk.
-        #expect(MySettings(store: .inMemory(UUID().uuidString)).theme == .light)
-    }
-
-    @Test("two live objects of one store merge per setting and tell each other of saves")
-    func liveObjectsMergeAndAreTold() async throws {
-        let first = MySettings(store: .inMemory(name))
-        let second = MySettings(store: .inMemory(name))
-        var events = second.changes.makeAsyncIterator()
-        first.theme = .dark
-        try first.synchronizeToUserDefaults()
-        #expect(await events.next() == .storedSettingsChanged)
-
-        second.dontDimScreen = true
-        try second.synchronizeToUserDefaults()
-        // The later writer took the other's setting and kept its own.
-        #expect(second.theme == .dark)
-        #expect(second.dontDimScreen)
-        #expect(!second.hasUnsavedChanges)
-
-        let loaded = MySettings(store: .inMemory(name))
-        #expect(loaded.theme == .dark && loaded.dontDimScreen)
-
-        // The same setting on both sides: the later synchronization wins it, and says so.
-        first.soundLevel = 0.25
-        try first.synchronizeToUserDefaults()
-        var secondEvents = second.changes.makeAsyncIterator()
-        second.soundLevel = 0.75
-        try second.synchronizeToUserDefaults()
-        var seen: [AppSettingsChange] = []
-        while let event = await secondEvents.next() {
-            seen.append(event)
-            if case .mergeConflicts = event { break }
-        }
-        #expect(seen.contains(.mergeConflicts(["soundLevel"])))
-        #expect(MySettings(store: .inMemory(name)).soundLevel == 0.75)
-    }
-
-    @Test("revert, reset to developer defaults and remove work as on a suite")
-    func revertResetAndRemove() throws {
-        let settings = MySettings(store: .inMemory(name))
-        settings.theme = .dark
-        try settings.synchronizeToUserDefaults()
-
-        settings.theme = .system
-        try settings.resetToUserDefaults()
-        #expect(settings.theme == .dark)
-        #expect(!settings.hasUnsavedChanges)
-
-        settings.resetToDeveloperDefaults()
-        #expect(settings.theme == .light)
-        #expect(settings.soundLevel == 0.5)
-        #expect(settings.hasUnsavedChanges)
-        try settings.resetToUserDefaults()
-        #expect(settings.theme == .dark)
-
-        try settings.removeFromUserDefaults()
-        #expect(settings.theme == .light)
-        #expect(settings.userDefaults.object(forKey: settings.userDefaultsKey) == nil)
-        #expect(MySettings(store: .inMemory(name)).theme == .light)
-    }
-
     @Test("documents: a JSON document goes in and out of an in-memory object")
     func documents() throws {
         let settings = MySettings(store: .inMemory(name))
@@ -124,10 +46,13 @@ struct InMemoryStoreTests {
         let settings = MySettings(store: .inMemory(name))
         settings.theme = .dark
         try settings.synchronizeToUserDefaults()
-        #expect(settings.domainFileURL == nil)
-        #expect(settings.recoveryCopyURL == nil)
+        #expect(settings.settingsStore.domainFileURL == nil)
+        #expect(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey) == nil)
         let onDisk = MySettings(userDefaults: .standard)
-        for url in [onDisk.domainFileURL, onDisk.recoveryCopyURL].compactMap({ $0 }) {
+        let files = [
+            onDisk.settingsStore.domainFileURL, onDisk.settingsStore.recoveryCopyURL(forKey: onDisk.userDefaultsKey),
+        ]
+        for url in files.compactMap({ $0 }) {
             let contents = (try? Data(contentsOf: url)) ?? Data()
             #expect(contents.range(of: Data(name.utf8)) == nil)
         }

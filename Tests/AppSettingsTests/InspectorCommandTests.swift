@@ -75,7 +75,8 @@ import Testing
             #expect((archive["AppSettings.AudioSettings"] as? [String: Any])?["volume"] as? Int == 9)
             #if os(Linux)
                 // The suite's own domain file, as corelibs wrote it.
-                let domainFile = try #require(AudioSettings(userDefaults: suite.userDefaults).domainFileURL)
+                let domainFile = try #require(
+                    AudioSettings(userDefaults: suite.userDefaults).settingsStore.domainFileURL)
                 let sets = try dump(["--file", domainFile.path, "--key", "AppSettings.AudioSettings"])
                 #expect((sets["AppSettings.AudioSettings"] as? [String: Any])?["volume"] as? Int == 9)
             #endif

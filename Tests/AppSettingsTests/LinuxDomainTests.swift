@@ -76,44 +76,9 @@ import Testing
             let path = DomainLocation.of(suite.userDefaults).domainFilePath
             let leftOver = DomainFile.temporaryPath(replacing: path)
             #expect(FileManager.default.createFile(atPath: leftOver, contents: Data("<?xml".utf8)))
-            try AppSettingsObject.removeSuite(named: suite.name)
+            try AppSettingsStore.suite(suite.name).remove()
             #expect(!FileManager.default.fileExists(atPath: path))
             #expect(!FileManager.default.fileExists(atPath: leftOver))
-        }
-
-        /// Issue 40: a damaged domain file and no recovery copy: the load says so (not "nothing
-        /// stored"), and the next save keeps the file's bytes beside it before replacing it.
-        @Test func aDamagedDomainWithoutACopyIsReportedAndItsBytesAreKept() throws {
-            let suite = TemporarySuite()
-            let settings = MySettings(userDefaults: suite.userDefaults)
-            settings.theme = .dark
-            try settings.synchronizeToUserDefaults()
-            let copy = try #require(settings.recoveryCopyURL)
-            try FileManager.default.removeItem(at: copy)
-            let path = DomainLocation.of(suite.userDefaults).domainFilePath
-            let damaged = Data("<?xml version=\"1.0\"?><plist><dict><key>plain</key><stri".utf8)
-            try damaged.write(to: URL(fileURLWithPath: path))
-
-            let reloaded = MySettings(userDefaults: suite.another())
-            guard case .readFailed(let key, let reason)? = reloaded.lastLoadError else {
-                Issue.record("expected readFailed, got \(String(describing: reloaded.lastLoadError))")
-                return
-            }
-            #expect(key == settings.userDefaultsKey)
-            #expect(reason.contains("damaged") && reason.contains(path))
-
-            #expect(reloaded.theme == .light)
-            reloaded.theme = .dark
-            try reloaded.synchronizeToUserDefaults()
-            let directory = (path as NSString).deletingLastPathComponent
-            let kept = try FileManager.default.contentsOfDirectory(atPath: directory)
-                .filter { $0.hasPrefix((path as NSString).lastPathComponent + ".unreadable-") }
-            try #require(kept.count == 1)
-            #expect(FileManager.default.contents(atPath: directory + "/" + kept[0]) == damaged)
-            let again = MySettings(userDefaults: suite.another())
-            #expect(again.lastLoadError == nil)
-            #expect(again.theme == .dark)
-            try? FileManager.default.removeItem(atPath: directory + "/" + kept[0])
         }
     }
 #endif

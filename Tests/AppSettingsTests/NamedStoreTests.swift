@@ -76,17 +76,6 @@ struct NamedStoreTests {
         #expect("\(AppSettingsStore.suite("com.example.settings"))" == ".suite(\"com.example.settings\")")
     }
 
-    @Test func anObjectKeepsTheNamedStoreItWasMadeFor() throws {
-        let suite = TemporarySuite()
-        let settings = MySettings(store: .suite(suite.name))
-        #expect(settings.settingsStore == .suite(suite.name))
-        #expect(MySettings(userDefaults: settings.userDefaults).settingsStore == .suite(suite.name))
-        settings.soundLevel = 0.25
-        try settings.synchronizeToUserDefaults()
-        #expect(MySettings(userDefaults: suite.another()).soundLevel == 0.25, "the suite of that name")
-        #expect(MySettings(store: .userDefaults(suite.userDefaults)).settingsStore == .userDefaults(suite.userDefaults))
-    }
-
     @Test func sharedStoreAndSharedUserDefaultsFollowEachOther() {
         #expect(MySettings.sharedStore == .standard)
         #expect(MySettings.sharedUserDefaults === UserDefaults.standard)
@@ -107,6 +96,39 @@ struct NamedStoreTests {
             }
             settings.soundLevel = 0.1
             #expect(throws: AppSettingsError.self) { try settings.synchronizeToUserDefaults() }
+        }
+    }
+
+    /// `remove()`: a suite's domain goes with the library's files for it, an in-memory store is
+    /// emptied, and what is not a scratch suite (the app's own defaults, a `UserDefaults` the
+    /// library cannot name, a name that cannot be used) is refused, removing nothing.
+    @Test func removingAStore() throws {
+        let name = "AppSettingsTests-remove-" + UUID().uuidString
+        let suite = AppSettingsStore.suite(name)
+        let settings = MySettings(store: suite)
+        settings.theme = .dark
+        try settings.synchronizeToUserDefaults()
+        // Linux: the domain file and the recovery copy; Apple platforms name none.
+        let files = [suite.domainFileURL, suite.recoveryCopyURL(forKey: settings.userDefaultsKey)].compactMap { $0 }
+        #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
+        try suite.remove()
+        #expect(files.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
+        #expect(MySettings(store: suite).theme == .light)
+
+        let memory = AppSettingsStore.inMemory(name)
+        defer { InMemoryStorage.remove(named: name) }
+        let inMemory = MySettings(store: memory)
+        inMemory.theme = .dark
+        try inMemory.synchronizeToUserDefaults()
+        try memory.remove()
+        #expect(MySettings(store: memory).theme == .light)
+
+        let unnamed = UserDefaults(suiteName: name)!
+        for refused in [AppSettingsStore.standard, .userDefaults(unnamed), .suite("a/b"), .suite("")] {
+            do {
+                try refused.remove()
+                Issue.record("\(refused) was removed")
+            } catch AppSettingsError.invalidSuiteName(_, _) {}
         }
     }
 

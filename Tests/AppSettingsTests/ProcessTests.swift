@@ -103,8 +103,8 @@
                     let settings = ProcessTripleSettings(userDefaults: userDefaults)
                     settings.setTriple(5)
                     try settings.synchronizeToUserDefaults()
-                    let domainFile = try #require(settings.domainFileURL)
-                    let copy = try #require(settings.recoveryCopyURL)
+                    let domainFile = try #require(settings.settingsStore.domainFileURL)
+                    let copy = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
                     var paths: [URL] = []
                     switch unreadable {
                     case .domainFile:

@@ -118,7 +118,7 @@ struct RecoveryCopyTests {
             let settings = MySettings(userDefaults: suite.userDefaults)
             settings.theme = .dark
             try settings.synchronizeToUserDefaults()
-            let url = try #require(settings.recoveryCopyURL)
+            let url = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
             let inode = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
             settings.theme = .light
             try settings.synchronizeToUserDefaults()
@@ -173,7 +173,7 @@ struct RecoveryCopyTests {
             let writer = MySettings(userDefaults: suite.userDefaults)
             writer.theme = .dark
             try writer.synchronizeToUserDefaults()
-            let url = try #require(writer.recoveryCopyURL)
+            let url = try #require(writer.settingsStore.recoveryCopyURL(forKey: writer.userDefaultsKey))
             try writer._archivedBytes().write(to: url)
             suite.userDefaults.removeObject(forKey: writer.userDefaultsKey)
             suite.userDefaults.synchronize()

@@ -51,7 +51,9 @@ import Testing
         /// What is stored: the suite's bytes under the key and, on Linux, the recovery copy's.
         private func storedBytes(_ object: AppSettingsObject) -> [Data?] {
             let stored = suite.storedObject(forKey: object.userDefaultsKey) as? Data
-            let copy = object.recoveryCopyURL.flatMap { try? Data(contentsOf: $0) }
+            let copy = object.settingsStore.recoveryCopyURL(forKey: object.userDefaultsKey).flatMap {
+                try? Data(contentsOf: $0)
+            }
             return [stored, copy]
         }
 

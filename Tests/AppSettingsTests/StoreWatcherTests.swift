@@ -19,7 +19,7 @@ import Testing
             let other = MySettings(userDefaults: suite.another())
             other.theme = .dark
             let bytes = try other.codec.archive(other.takeSnapshot())
-            let copy = try #require(settings.recoveryCopyURL)
+            let copy = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
             try FileManager.default.createDirectory(
                 at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
             try bytes.write(to: copy, options: .atomic)
@@ -39,7 +39,7 @@ import Testing
         }
 
         private func writeAsAnotherProcess(_ bytes: Data, for settings: MySettings) throws {
-            let copy = try #require(settings.recoveryCopyURL)
+            let copy = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
             try FileManager.default.createDirectory(
                 at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
             try bytes.write(to: copy, options: .atomic)
@@ -48,7 +48,8 @@ import Testing
         @Test("a live object of a suite nothing was stored in creates no directory, and is told of the first write")
         func noDirectoryIsCreatedAndTheFirstWriteIsTold() throws {
             let settings = MySettings(userDefaults: suite.userDefaults)
-            let directory = try #require(settings.recoveryCopyURL).deletingLastPathComponent()
+            let directory = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
+                .deletingLastPathComponent()
             // Past the watch's start: the directory is watched for from an ancestor, not created.
             Thread.sleep(forTimeInterval: 0.5)
             #expect(!FileManager.default.fileExists(atPath: directory.path))
@@ -65,7 +66,8 @@ import Testing
             // Made now: no object made after the removal retains the directory again.
             let bytes = try archive(.system)
             Thread.sleep(forTimeInterval: 0.5)
-            let directory = try #require(settings.recoveryCopyURL).deletingLastPathComponent()
+            let directory = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
+                .deletingLastPathComponent()
             try FileManager.default.removeItem(at: directory)
             Thread.sleep(forTimeInterval: 0.1)
 

@@ -22,9 +22,9 @@ import Testing
             let writer = MySettings(userDefaults: suite.userDefaults)
             writer.theme = .dark
             try writer.synchronizeToUserDefaults()
-            let copy = try #require(writer.recoveryCopyURL).path
+            let copy = try #require(writer.settingsStore.recoveryCopyURL(forKey: writer.userDefaultsKey)).path
             let store = (copy as NSString).deletingLastPathComponent
-            let files = [try #require(writer.domainFileURL).path, copy, store + "/domain.lock"]
+            let files = [try #require(writer.settingsStore.domainFileURL).path, copy, store + "/domain.lock"]
             for directory in [store, (store as NSString).deletingLastPathComponent] {
                 #expect(chmod(directory, 0o755) == 0)
             }

@@ -1,44 +1,34 @@
 import Foundation
 
+/// The files of a set and the removal of a suite, as they were before they moved to the store
+/// (``AppSettingsStore``), which knows its kind and its name. Kept so that code written for 0.1.0
+/// still builds.
 extension AppSettingsObject {
     /// The file that holds the `UserDefaults` domain this set is stored in, where the library can
-    /// know it; `nil` on Apple platforms, where the preferences daemon owns that file.
-    ///
-    /// On Linux, swift-corelibs-foundation keeps a domain in
-    /// `$XDG_CONFIG_HOME/<domain>.plist` (`$HOME/.config/<domain>.plist` when `XDG_CONFIG_HOME` is
-    /// not an absolute path), where `<domain>` is the suite's name, or for `UserDefaults.standard`
-    /// the bundle identifier or else the process name (a command-line tool's executable name).
-    /// Show it to a person who asks where their settings are.
+    /// know it; `nil` on Apple platforms. The same as ``AppSettingsStore/domainFileURL`` of
+    /// ``settingsStore``.
+    @available(*, deprecated, renamed: "settingsStore.domainFileURL")
     public final var domainFileURL: URL? {
-        store.domain.domainFileURL
+        settingsStore.domainFileURL
     }
 
-    /// On Linux, the file that holds the library's recovery copy of this set
-    /// (`<configuration directory>/AppSettings/<domain>/<key>.archive`: two slots written in turns,
-    /// so that one always holds a whole copy), written with every synchronization and used when
-    /// the domain file lost the key; `nil` on Apple platforms. `StoredSettingsInspector`
-    /// (`AppSettingsStoredSets`) reads it.
+    /// On Linux, the file that holds the library's recovery copy of this set; `nil` on Apple
+    /// platforms. The same as ``AppSettingsStore/recoveryCopyURL(forKey:)`` of ``settingsStore``
+    /// for ``userDefaultsKey``.
+    @available(*, deprecated, message: "use settingsStore.recoveryCopyURL(forKey: userDefaultsKey)")
     public final var recoveryCopyURL: URL? {
-        store.domain.recoveryCopyURL(forKey: userDefaultsKey)
+        settingsStore.recoveryCopyURL(forKey: userDefaultsKey)
     }
 
-    /// Removes a whole `UserDefaults` suite: its persistent domain and, on Linux, its file and the
-    /// library's recovery copies and lock file for it.
-    ///
-    /// For scratch suites in tests and previews:
-    ///
-    /// ```swift
-    /// let name = "Preview-" + UUID().uuidString
-    /// let settings = MySettings(store: .suite(name))
-    /// defer { try? AppSettingsObject.removeSuite(named: name) }
-    /// ```
+    /// Removes a whole `UserDefaults` suite: ``AppSettingsStore/remove()`` of
+    /// ``AppSettingsStore/suite(_:)``.
     ///
     /// - Throws: ``AppSettingsError/storeFailed(key:reason:)`` (with the suite's name as the key)
     ///   when a file exists but cannot be removed;
-    ///   ``AppSettingsError/invalidSuiteName(name:reason:)`` for a name that could lead outside the
-    ///   configuration directory (nothing is removed).
+    ///   ``AppSettingsError/invalidSuiteName(name:reason:)`` for a name that cannot be used
+    ///   (nothing is removed).
+    @available(*, deprecated, message: "use AppSettingsStore.suite(suiteName).remove()")
     public static func removeSuite(named suiteName: String) throws {
-        try StoreNames.check(suiteName: suiteName)
-        try PreferencesDomain.removeSuite(named: suiteName)
+        try AppSettingsStore.suite(suiteName).remove()
     }
 }

@@ -56,7 +56,7 @@ final class TemporarySuite: @unchecked Sendable {
     /// standard error (a `deinit` cannot fail the test that owned the suite).
     static func remove(suiteNamed name: String) {
         do {
-            try AppSettingsObject.removeSuite(named: name)
+            try AppSettingsStore.suite(name).remove()
         } catch {
             FileHandle.standardError.write(Data("TemporarySuite: \(error)\n".utf8))
         }

@@ -23,7 +23,7 @@ final class Counters: AppSettingsObject, @unchecked Sendable {
 /// A fresh suite, removed when the test ends.
 final class Suite {
     let name = "AppleBranchTests-" + UUID().uuidString
-    deinit { try? AppSettingsObject.removeSuite(named: name) }
+    deinit { try? AppSettingsStore.suite(name).remove() }
     func plain() -> UserDefaults { UserDefaults(suiteName: name)! }
     func appGroup() -> UserDefaults { UserDefaults(appGroup: name)! }
 }
@@ -166,7 +166,7 @@ struct AppleBranchTests {
         defer {
             AppleProcess.appGroups.remove(group)
             AppleProcess.platform = .iOS
-            try? AppSettingsObject.removeSuite(named: group)
+            try? AppSettingsStore.suite(group).remove()
         }
         let settings = Counters(store: .appGroup(group))
         settings.second = 2

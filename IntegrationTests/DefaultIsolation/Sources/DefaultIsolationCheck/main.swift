@@ -19,7 +19,7 @@ func check(_ condition: Bool, _ message: String) {
 /// Removes a scratch suite with the files corelibs and the library keep for it.
 func removeSuite(named name: String) {
     do {
-        try AppSettingsObject.removeSuite(named: name)
+        try AppSettingsStore.suite(name).remove()
     } catch {
         check(false, "could not remove the scratch suite: \(error)")
     }

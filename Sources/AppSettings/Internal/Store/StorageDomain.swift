@@ -10,8 +10,9 @@ import Foundation
 ///   `AppSettingsStore.inMemory(_:)` and `.isolatedAppSettings`).
 ///
 /// The store's logic (re-read under the lock, decide, back up, check the size, write, flush) is
-/// written once, in ``SettingsStore``, over these calls; the store's test suite runs over every
-/// implementation.
+/// written once, in ``SettingsStore``, over these calls; one compatibility suite
+/// (`Tests/AppSettingsTests/StoreCompatibilityTests.swift`) runs over every implementation the
+/// build has.
 protocol StorageDomain {
     /// Runs `body` as the only writer (`exclusive`) or as a reader of the domain.
     func withLock<T>(exclusive: Bool, key: String, _ body: () throws -> T) throws -> T

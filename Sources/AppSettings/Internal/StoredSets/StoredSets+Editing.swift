@@ -29,14 +29,15 @@ extension StoredSets {
                 // The set's own schema (stored by its app since AppSettings described settings)
                 // says which settings are optional, and checks every value the edit changed; a
                 // set stored before has none.
-                let schema = set.schemaText.flatMap { StoredSchema(text: $0, names: Array(set.values.keys)) }
+                let schema = set.storedSchema
                 try change(&entries, set.schemaVersion.flatMap { Int(exactly: $0) }) { path in
                     schema.map { isOptional(path, in: $0) } ?? false
                 }
                 guard entries != set.values else { throw NothingToWrite() }
                 if let schema { try check(entries, changedFrom: set.values, against: schema) }
                 let (data, writeID) = SettingsCodec.archive(
-                    set, replacingValuesWith: entries, schema: schema?.text(forNames: entries.keys.sorted()))
+                    set, replacingValuesWith: entries,
+                    schema: schema?.text(forNames: entries.keys.sorted(), values: entries))
                 // The store checks the size of the domain it goes into.
                 var write = SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
                 // The keys the Settings app shows hold the values written, as an app's save leaves them.

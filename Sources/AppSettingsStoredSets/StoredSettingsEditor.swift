@@ -41,17 +41,20 @@ public enum StoredSettingsEditor {
         userDefaults: UserDefaults,
         key: String
     ) throws(AppSettingsError) {
-        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, _, isOptional in
+        try StoredSets.edit(userDefaults, key: key) { entries, context in
             let path = try path(of: setting, in: entries, key: key)
             guard let template = entry(at: path, in: entries) else {
                 throw AppSettingsError.unknownSetting(key: key, setting: setting)
             }
             // `null` for a setting the set's schema says is optional is nil, whatever is stored
             // (a `String?` holding a string included).
-            let value =
-                text == "null" && isOptional(path)
-                ? .null : try typedValue(text: text, like: template, setting: setting)
-            entries = StoredValue.setting(value, at: path, in: entries, creatingDictionaries: false)
+            let isNil = text == "null" && context.isOptional(path)
+            let value = isNil ? .null : jsonValue(text: text, like: template)
+            // What the set's schema refuses is refused in the app's words (`update(fromJSON:)`'s);
+            // then the value is typed like the stored one.
+            try context.check(value, at: path)
+            let typed = isNil ? .null : try typed(value, like: template, merging: true, strict: true, setting: setting)
+            entries = StoredValue.setting(typed, at: path, in: entries, creatingDictionaries: false)
         }
     }
 
@@ -88,7 +91,8 @@ public enum StoredSettingsEditor {
         key: String
     ) throws(AppSettingsError) {
         let document = try StoredSets.jsonDocument(from: data, key: key)
-        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, schemaVersion, _ in
+        try StoredSets.edit(userDefaults, key: key) { entries, context in
+            let schemaVersion = context.schemaVersion
             if let version = document.schemaVersion, version != schemaVersion ?? 0 {
                 throw AppSettingsError.migrationFailed(
                     key: key,
@@ -101,6 +105,7 @@ public enum StoredSettingsEditor {
                 guard let template = entries[name] else {
                     throw AppSettingsError.unknownSetting(key: key, setting: name)
                 }
+                try context.check(value, at: [name])
                 result[name] = try typed(value, like: template, merging: !replacingAll, setting: name)
             }
             entries = result
@@ -111,22 +116,21 @@ public enum StoredSettingsEditor {
 
     private static let nonFiniteTexts: Set = ["nan", "inf", "-inf"]
 
-    private static func typedValue(text: String, like template: StoredValue, setting: String) throws -> StoredValue {
-        let value: StoredValue
+    /// The value `text` gives, as JSON would give it, for a setting that stores `template`.
+    private static func jsonValue(text: String, like template: StoredValue) -> StoredValue {
         switch template {
         case .string:
-            value = .string(text)
+            return .string(text)
         case .date, .data, .url, .uuid:
             // `null` is no date, Data, URL or UUID: it is nil.
-            value = text == "null" ? .null : .string(text)
+            return text == "null" ? .null : .string(text)
         case .float where nonFiniteTexts.contains(text), .double where nonFiniteTexts.contains(text):
-            value = .string(text)
+            return .string(text)
         default:
             // Read exactly (an integer beyond Int64 is not rounded into it); text that is not JSON
-            // stays text, which the typing below refuses with what it expected.
-            value = StoredSets.storedValue(fromJSONText: text) ?? .string(text)
+            // stays text, which the typing refuses with what it expected.
+            return StoredSets.storedValue(fromJSONText: text) ?? .string(text)
         }
-        return try typed(value, like: template, merging: true, strict: true, setting: setting)
     }
 
     /// `value` typed like `template`; `strict: true` refuses JSON null where a value is

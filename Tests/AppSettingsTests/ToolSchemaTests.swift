@@ -102,6 +102,109 @@ final class RenamedSchemaSettings: AppSettingsObject, @unchecked Sendable {
             #expect(!result.output.contains(#""default""#))
         }
 
+        /// A refused value, as a document gives it (`json`) and as `appsettings set` takes it
+        /// (`text`), for the setting at `path`.
+        struct Refusal: CustomStringConvertible {
+            var path: String
+            var json: String
+            var text: String
+            var description: String { "\(path) = \(text)" }
+
+            init(_ path: String, _ json: String, _ text: String? = nil) {
+                self.path = path
+                self.json = json
+                self.text = text ?? json
+            }
+
+            /// The document that sets `path` (dotted into nested objects) to `json`.
+            var document: Data {
+                let names = path.split(separator: ".")
+                let inner = names.reversed().reduce(json) { value, name in "{\"\(name)\": \(value)}" }
+                return Data(inner.utf8)
+            }
+        }
+
+        static let schemaRefusals: [Refusal] = [
+            Refusal("theme", #""purple""#, "purple"), Refusal("retries", "11"),
+            Refusal("retries", #""three""#, "three"), Refusal("retries", "null"), Refusal("retries", "2.5"),
+            Refusal("soundLevel", "1.5"), Refusal("soundLevel", "1.00000001"), Refusal("level", "3"),
+            Refusal("themes", #"["dark", "sepia"]"#), Refusal("tags", #"["a", 2]"#),
+            Refusal("limits", #"{"x": "one"}"#), Refusal("audio.volume", "101"), Refusal("audio", "5"),
+            Refusal("audio", #"{"loud": true}"#), Refusal("since", #""2020-02-30T00:00:00Z""#, "2020-02-30T00:00:00Z"),
+            Refusal("since", #""2020-01-01""#, "2020-01-01"), Refusal("token", #""AQIDBA=""#, "AQIDBA="),
+            Refusal("small", "300"), Refusal("small", "18446744073709551616"), Refusal("nickname", "5"),
+            Refusal("pageLimit", "0"), Refusal("wraps", "11"), Refusal("ratio", "true"),
+        ]
+
+        /// What `update(fromJSON:)` says of `refusal`'s document, and what the tool's `set` and
+        /// `import` say (their standard error, one line).
+        private func messages(
+            of refusal: Refusal,
+            app settings: AppSettingsObject,
+            key: [String]
+        ) throws -> (app: String, set: String, import: String) {
+            var app = "accepted"
+            do {
+                try settings.update(fromJSON: refusal.document)
+            } catch let error as AppSettingsError {
+                app = error.description
+            }
+            let set = try Inspector.run(["set"] + key + ["--", refusal.path, refusal.text])
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "refusal-\(UUID().uuidString).json")
+            try refusal.document.write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let imported = try Inspector.run(["import"] + key + [file.path])
+            return (
+                app, set.errors.replacingOccurrences(of: "appsettings: error: ", with: ""),
+                imported.errors.replacingOccurrences(of: "appsettings: error: \(file.path): ", with: "")
+            )
+        }
+
+        @Test("a refused value's message is the same from update(fromJSON:), appsettings set and import")
+        func sameWords() throws {
+            let settings = SchemaSettings(userDefaults: suite.userDefaults)
+            _ = try settings.synchronize(forcing: true)
+            let key = ["--suite", suite.name, "--key", "SchemaSettings"]
+            for refusal in Self.schemaRefusals {
+                let (app, set, imported) = try messages(of: refusal, app: settings, key: key)
+                #expect(app != "accepted", "\(refusal)")
+                #expect(set == app + "\n", "\(refusal)")
+                #expect(imported == app + "\n", "\(refusal)")
+            }
+        }
+
+        @Test("a set stored without a schema is refused in the same words, by what its values are")
+        func sameWordsWithoutSchema() throws {
+            let settings = EveryKindSettings(userDefaults: suite.userDefaults)
+            let values = try settings.codec.encodedSettings(settings.takeSnapshot())
+            // As a version before schemas stored it: no `$schema`.
+            suite.userDefaults.set(
+                KeyedArchiveWriter.archive(schemaVersion: 0, settings: values), forKey: settings.userDefaultsKey)
+            #expect(suite.userDefaults.synchronize())
+            let key = ["--suite", suite.name, "--key", "EveryKindSettings"]
+            // Settings whose stored kind is their type: the tool knows what the app knows. (`set`
+            // takes a string setting's text as it is; an `import` of a stored integer takes either
+            // side of `Int64.max`, an export of a `UInt64` setting's, so says the wider range.)
+            let refusals = [
+                Refusal("flag", #""yes""#, "yes"),
+                Refusal("when", #""2020-02-30T24:00:00Z""#, "2020-02-30T24:00:00Z"),
+                Refusal("blob", #""AQIDBA=""#, "AQIDBA="), Refusal("link", #""""#, ""),
+                Refusal("link", #""https://exa mple.com""#, "https://exa mple.com"),
+                Refusal("id", #""not-a-uuid""#, "not-a-uuid"),
+                Refusal("real", "true"), Refusal("single", "1e39"), Refusal("wide", "1.5"),
+                Refusal("wide", "-9223372036854775809"), Refusal("count", "18446744073709551616"),
+            ]
+            for refusal in refusals {
+                let (app, set, imported) = try messages(of: refusal, app: settings, key: key)
+                #expect(app != "accepted", "\(refusal)")
+                #expect(set == app + "\n", "\(refusal)")
+                if !["wide", "count"].contains(refusal.path) { #expect(imported == app + "\n", "\(refusal)") }
+            }
+            let imported = try messages(of: Refusal("wide", "1.5"), app: settings, key: key).import
+            #expect(imported.contains("expected an integer in -9223372036854775808...18446744073709551615"))
+        }
+
         /// A schema's JSON without its `default` keywords, compact with sorted keys.
         private func withoutDefaults(_ data: Data) throws -> String {
             func strip(_ value: Any) -> Any {

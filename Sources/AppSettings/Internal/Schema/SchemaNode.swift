@@ -108,6 +108,15 @@ struct SchemaProblem: Error, Equatable {
     var path: String
     var expected: String
     var found: String
+    /// Whether `path` names no setting (`expected` is then "no such setting").
+    var isUnknownSetting = false
+
+    /// The error a document, an override or the tool throws for it: the same words everywhere.
+    func error(key: String) -> AppSettingsError {
+        isUnknownSetting
+            ? .unknownSetting(key: key, setting: path)
+            : .invalidJSONValue(setting: path, expected: expected, found: found)
+    }
 }
 
 extension SchemaNode {
@@ -183,7 +192,8 @@ extension SchemaNode {
         for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
             guard let property = byName[name] else {
                 return SchemaProblem(
-                    path: prefix + name, expected: "no such setting", found: JSONForm.description(of: value))
+                    path: prefix + name, expected: "no such setting", found: JSONForm.description(of: value),
+                    isUnknownSetting: true)
             }
             if let problem = property.problem(with: value, path: prefix + name) { return problem }
         }
@@ -234,6 +244,31 @@ extension SchemaProperty {
 }
 
 extension StoredValue {
+    /// The form a stored value's kind tells, all the tool knows of a set stored without a schema:
+    /// a `Bool`, a date, a URL...; an integer on its side of `Int64.max` when `strict` (`set`), of
+    /// either side otherwise (`import`); a collection of what its first element that is not nil is.
+    func impliedSchemaNode(strict: Bool) -> SchemaNode {
+        func element(of values: some Collection<StoredValue>) -> SchemaNode {
+            values.first { $0 != .null }?.impliedSchemaNode(strict: strict) ?? .any
+        }
+        switch self {
+        case .null: return .any
+        case .bool: return .boolean
+        case .integer: return strict ? .integer(Int64.self) : .integer(minimum: Int64.min, maximum: UInt64.max)
+        case .unsignedInteger:
+            return strict ? .integer(minimum: 0, maximum: UInt64.max) : .integer(minimum: Int64.min, maximum: UInt64.max)
+        case .float: return .real(isFloat: true)
+        case .double: return .real(isFloat: false)
+        case .string: return .string
+        case .data: return .data
+        case .date: return .date
+        case .url: return .url
+        case .uuid: return .uuid
+        case .array(let values), .set(let values): return .array(element(of: values))
+        case .dictionary(let entries): return .dictionary(element(of: entries.sorted { $0.key < $1.key }.map(\.value)))
+        }
+    }
+
     /// Equal as JSON values: numbers by value (`1` and `1.0`), the rest by kind and value.
     func isSameJSONValue(as other: StoredValue) -> Bool {
         if let left = jsonNumber, let right = other.jsonNumber { return left == right }

@@ -19,8 +19,10 @@ import Foundation
 /// `StoredSchema`): every changed value is then checked against it, as the app's
 /// ``AppSettingsObject/update(fromJSON:replacingAll:)`` would check it: a value outside a
 /// `@Setting(in:)` range, a raw value no case of a `CaseIterable` type has, `null` for a setting
-/// that is not optional, a value of another form. A set stored before has no schema and gets the
-/// checks above only.
+/// that is not optional, a value of another form; before it is typed, and refused with the very
+/// error `update(fromJSON:)` throws for it. A set stored before has no schema and gets the checks
+/// above only, refused in the same words for what the stored value is (`a Boolean`, `an integer
+/// in -9223372036854775808...9223372036854775807`).
 @_spi(AppSettingsTool)
 public enum StoredSettingsEditor {
     /// Sets one stored setting to the value `text` gives. A JSON object changes the entries it

@@ -205,6 +205,40 @@ final class RenamedSchemaSettings: AppSettingsObject, @unchecked Sendable {
             #expect(imported.contains("expected an integer in -9223372036854775808...18446744073709551615"))
         }
 
+        @Test("an integer beyond 64 bits is shown as written, by update(fromJSON:) and the tool alike")
+        func integersBeyond64Bits() throws {
+            let settings = EveryKindSettings(userDefaults: suite.userDefaults)
+            _ = try settings.synchronize(forcing: true)
+            let key = ["--suite", suite.name, "--key", "EveryKindSettings"]
+            let texts = [
+                "18446744073709551616", "-9223372036854775809", "-9223372036854775900",
+                "123456789012345678901234567890",
+            ]
+            for text in texts {
+                for path in ["wide", "unsigned", "small", "theme", "text"] {
+                    let (app, set, imported) = try messages(of: Refusal(path, text), app: settings, key: key)
+                    #expect(app.contains("'\(path)' is \(text), expected"), "\(app)")
+                    #expect(imported == app + "\n", "\(path) = \(text)")
+                    // `set` takes the text as it is where a string is stored (a string, a raw value).
+                    if !["text", "theme"].contains(path) { #expect(set == app + "\n", "\(path) = \(text)") }
+                }
+                let (app, set, _) = try messages(of: Refusal("grid", "[[1, \(text)]]"), app: settings, key: key)
+                #expect(app.contains("'grid[0][1]' is \(text), expected an integer in -32768...32767"), "\(app)")
+                #expect(set == app + "\n")
+            }
+            // A real number setting takes one, as the number nearest it.
+            try settings.update(
+                fromJSON: Data(#"{"real": 18446744073709551616, "weights": {"a": -9223372036854775809}}"#.utf8))
+            #expect(
+                settings.real == 18_446_744_073_709_551_616.0 && settings.weights == ["a": -9_223_372_036_854_775_809.0]
+            )
+            let result = try Inspector.run(["set"] + key + ["real", "-9223372036854775809"])
+            #expect(result.status == 0, "\(result.errors)")
+            let reloaded = EveryKindSettings(userDefaults: suite.another())
+            try reloaded.resetToUserDefaults()
+            #expect(reloaded.real == -9_223_372_036_854_775_809.0)
+        }
+
         /// A schema's JSON without its `default` keywords, compact with sorted keys.
         private func withoutDefaults(_ data: Data) throws -> String {
             func strip(_ value: Any) -> Any {

@@ -23,6 +23,8 @@ enum JSONForm {
         case .bool(let bool): return bool
         case .integer(let integer): return Int(exactly: integer) ?? integer
         case .unsignedInteger(let integer): return integer
+        // Written as it was read (JSONSerialization writes a decimal number's digits).
+        case .integerText(let text): return NSDecimalNumber(string: text)
         // The shortest text that reads back as the same Float: 0.7, not 0.699999988079071.
         case .float(let float): return float.isFinite ? Double("\(float)") ?? Double(float) : nonFinite(Double(float))
         case .double(let double): return double.isFinite ? double : nonFinite(double)
@@ -185,6 +187,8 @@ enum JSONForm {
     /// A number; `"nan"`, `"inf"` and `"-inf"` as their numbers; a Boolean refused.
     static func realNumber(_ value: StoredValue, for type: Any.Type) throws -> StoredValue {
         if case .bool = value { throw StoredValueMismatch(expected: type, found: value) }
+        // An integer beyond 64 bits is a real number like any other (rounded to the type's).
+        if case .integerText(let text) = value, let number = Double(text) { return .double(number) }
         guard case .string(let text) = value, let number = nonFiniteTexts[text] else { return value }
         return .double(number)
     }
@@ -240,6 +244,10 @@ enum JSONForm {
         }
         // What the stored kind accepts, in the words documents and the set's schema use
         // (`SchemaNode.expectedText`): a value it refuses is refused before any conversion.
+        // An integer beyond 64 bits where nothing is stored to type it by (a new entry): a number.
+        if case .integerText = template {
+            return try storedValue(value, like: .double(0), merging: merging, strict: strict)
+        }
         let implied = template.impliedSchemaNode(strict: strict)
         switch template {
         case .null, .array, .set, .dictionary: break
@@ -250,8 +258,9 @@ enum JSONForm {
         case (.null, _):
             // The type behind a stored nil is unknown: stored as JSON gives it, for the app to read
             // by its declared type (a date from ISO 8601 text, Data from base64); a value that does
-            // not fit keeps its default there, reported.
-            return value
+            // not fit keeps its default there, reported. A number beyond 64 bits as JSONSerialization
+            // reads it: a `Double`.
+            return value.withIntegerTextAsDouble
         case (_, .null):
             // A stored value does not say whether its setting is optional, and a non-optional one
             // would load nil as its developer default: refused when `strict` (`set`); a document
@@ -291,7 +300,9 @@ enum JSONForm {
             default: throw mismatch(implied.expectedText)
             }
             guard case .float = template else { return .double(number) }
-            guard TextForms.isInRange(number, isFloat: true) || !number.isFinite else { throw mismatch(implied.expectedText) }
+            guard TextForms.isInRange(number, isFloat: true) || !number.isFinite else {
+                throw mismatch(implied.expectedText)
+            }
             return .float(Float(number))
         case (.string, .string): return value
         case (.data, .string): return try data(value, for: Data.self)

@@ -76,6 +76,7 @@ extension StoredValue {
         switch self {
         case .integer(let value): Double(value)
         case .unsignedInteger(let value): Double(value)
+        case .integerText(let text): Double(text)
         case .double(let value): value
         case .float(let value): Double(value)
         default: nil
@@ -84,7 +85,20 @@ extension StoredValue {
 
     /// The value as a document holds it: the JSON form of a stored value, read back as JSON gives it.
     var jsonForm: StoredValue {
-        JSONForm.storedValue(fromJSON: JSONForm.jsonValue(self)) ?? self
+        if case .integerText = self { return self }
+        return JSONForm.storedValue(fromJSON: JSONForm.jsonValue(self)) ?? self
+    }
+
+    /// The value with every integer beyond 64 bits as the `Double` nearest it: what
+    /// `JSONSerialization` would have read.
+    var withIntegerTextAsDouble: StoredValue {
+        switch self {
+        case .integerText(let text): Double(text).map { .double($0) } ?? self
+        case .array(let values): .array(values.map(\.withIntegerTextAsDouble))
+        case .set(let values): .set(values.map(\.withIntegerTextAsDouble))
+        case .dictionary(let entries): .dictionary(entries.mapValues(\.withIntegerTextAsDouble))
+        default: self
+        }
     }
 }
 
@@ -132,9 +146,10 @@ extension SchemaNode {
         case (.optional(let wrapped), _): return wrapped.problem(with: value, path: path)
         case (_, .null): return refused(expectedText + " (the setting is not optional)")
         case (.boolean, .bool): return nil
-        case (.integer, .integer), (.integer, .unsignedInteger), (.integer, .double):
+        case (.integer, .integer), (.integer, .unsignedInteger), (.integer, .double), (.integer, .integerText):
             return fitsInteger(value) ? nil : refused(expectedText)
-        case (.real(let isFloat), .integer), (.real(let isFloat), .unsignedInteger), (.real(let isFloat), .double):
+        case (.real(let isFloat), .integer), (.real(let isFloat), .unsignedInteger), (.real(let isFloat), .double),
+            (.real(let isFloat), .integerText):
             guard let number = value.jsonNumber, TextForms.isInRange(number, isFloat: isFloat) else {
                 return refused(expectedText)
             }
@@ -256,9 +271,10 @@ extension StoredValue {
         case .bool: return .boolean
         case .integer: return strict ? .integer(Int64.self) : .integer(minimum: Int64.min, maximum: UInt64.max)
         case .unsignedInteger:
-            return strict ? .integer(minimum: 0, maximum: UInt64.max) : .integer(minimum: Int64.min, maximum: UInt64.max)
+            return strict
+                ? .integer(minimum: 0, maximum: UInt64.max) : .integer(minimum: Int64.min, maximum: UInt64.max)
         case .float: return .real(isFloat: true)
-        case .double: return .real(isFloat: false)
+        case .double, .integerText: return .real(isFloat: false)
         case .string: return .string
         case .data: return .data
         case .date: return .date

@@ -86,7 +86,8 @@ extension StoredSets {
                 let schema = set.storedSchema
                 try change(
                     &entries,
-                    EditContext(schemaVersion: set.schemaVersion.flatMap { Int(exactly: $0) }, schema: schema, key: key))
+                    EditContext(schemaVersion: set.schemaVersion.flatMap { Int(exactly: $0) }, schema: schema, key: key)
+                )
                 guard entries != set.values else { throw NothingToWrite() }
                 if let schema { try check(entries, changedFrom: set.values, against: schema, key: key) }
                 let (data, writeID) = SettingsCodec.archive(

@@ -52,7 +52,6 @@ extension StoredSchema {
         }
         guard codes.isEmpty, marks?.isEmpty ?? true, listed.isEmpty else { return nil }
         properties = byName
-        title = extras["T"]?.text
         schemaVersion = extras["V"].flatMap(Self.integer)
         lacksDefaults = marks == nil && byName.values.contains { $0.node.hasDefault }
     }

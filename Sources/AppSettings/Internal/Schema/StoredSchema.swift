@@ -17,7 +17,6 @@ import Foundation
 /// o settings object ("o" in the JSON: {name: form}, forms as below)
 /// "v": the developer defaults of the declared settings, in their order (none for a settings
 ///      object, nor for a setting marked "-": its default has no JSON form)
-/// "T": the class's name, when the key is not made of it (the JSON Schema's title)
 /// "V": the class's schema version, when the set was stored with another
 ///
 /// "bidst[s\n{"3": {"in": [0, 1], "d": "Volume"}, "4": {"e": ["light", "dark"]}, "v": [false, 3, 0.5, "", …]}"
@@ -26,14 +25,13 @@ import Foundation
 /// A nested object's settings (rare) are written as JSON forms: `"b"`, `["?", form]`,
 /// `["e", form, [values]]`, `["o", {name: setting}]`, `{"t": form, "in": [...], "d": "...", "v": default}`.
 ///
-/// Sets stored by AppSettings 0.1.0 carry no `"v"`, `"T"` or `"V"`: their schema has no
-/// defaults (``lacksDefaults``), its title is the key's postfix and its version the set's. Readers
+/// No class name is stored (a renamed class reads its set as it is): the JSON Schema's title is the
+/// key's postfix, in `jsonSchema()` too. Sets stored by AppSettings 0.1.0 carry no `"="`, `"v"` or
+/// `"V"`: their schema has no defaults (``lacksDefaults``) and its version is the set's. Readers
 /// of 0.1.0 ignore the three. The JSON is read exactly (`JSONReader`): `Int64.min` stays an integer.
 struct StoredSchema: Equatable {
     /// The declared settings' properties, by stored name.
     var properties: [String: SchemaProperty]
-    /// The class's name, when the set's key is not made of it: the JSON Schema's `title`.
-    var title: String?
     /// The class's schema version, when the set was stored with another (the larger of the
     /// stored one and the class's is written).
     var schemaVersion: Int?
@@ -110,7 +108,6 @@ struct StoredSchema: Equatable {
             }
             if !extra.isEmpty { extras[String(index)] = extra }
         }
-        if let title { extras["T"] = title }
         if let schemaVersion { extras["V"] = schemaVersion }
         return Parts(
             codes: codes, extras: extras.isEmpty ? nil : JSONForm.compactText(extras),
@@ -120,7 +117,6 @@ struct StoredSchema: Equatable {
     /// A class's parts, with the stored form of each default and the JSON text of each.
     private struct CachedParts {
         var names: [String]
-        var title: String?
         var schemaVersion: Int?
         var parts: Parts
         var defaults: [String: (stored: StoredValue, text: String)]
@@ -128,14 +124,13 @@ struct StoredSchema: Equatable {
 
     private static let cache = Protected<[ObjectIdentifier: CachedParts]>([:])
 
-    /// The parts of `object`'s class under `title` and `schemaVersion`, from the cache or made.
-    private static func cachedParts(of object: AppSettingsObject, title: String?, schemaVersion: Int?) -> CachedParts {
+    /// The parts of `object`'s class under `schemaVersion`, from the cache or made.
+    private static func cachedParts(of object: AppSettingsObject, schemaVersion: Int?) -> CachedParts {
         let key = ObjectIdentifier(type(of: object))
-        if let cached = cache.withLock({ $0[key] }), cached.title == title, cached.schemaVersion == schemaVersion {
+        if let cached = cache.withLock({ $0[key] }), cached.schemaVersion == schemaVersion {
             return cached
         }
         var schema = StoredSchema(object.schemaProperties())
-        schema.title = title
         schema.schemaVersion = schemaVersion
         let names = schema.properties.keys.sorted()
         var defaults: [String: (stored: StoredValue, text: String)] = [:]
@@ -144,7 +139,7 @@ struct StoredSchema: Equatable {
             defaults[slot.name] = (stored, JSONForm.compactText(JSONForm.jsonValue(stored.jsonForm)))
         }
         let made = CachedParts(
-            names: names, title: title, schemaVersion: schemaVersion, parts: schema.parts(forNames: names),
+            names: names, schemaVersion: schemaVersion, parts: schema.parts(forNames: names),
             defaults: defaults)
         cache.withLock { $0[key] = made }
         return made
@@ -153,18 +148,16 @@ struct StoredSchema: Equatable {
     /// The text for `object`'s class, whose archive holds `settings` and is written with
     /// `schemaVersion`. Its parts are made once per class for its declared settings; made anew
     /// only when the set carries settings the class does not declare (every declared setting is
-    /// always in the archive, so equal counts mean equal names), or under another key or version.
+    /// always in the archive, so equal counts mean equal names), or under another version.
     /// Then each default is marked: `"="` where the setting holds it (most do), else listed.
     static func text(
         of object: AppSettingsObject,
         settings: [String: StoredValue],
         schemaVersion: Int
     ) -> String {
-        let settingsClass = type(of: object)
-        let className = settingsClassName(of: settingsClass)
-        let title = object.settingsKey.postfix == className ? nil : className
-        let version = schemaVersion == settingsClass.schemaVersion ? nil : settingsClass.schemaVersion
-        let cached = cachedParts(of: object, title: title, schemaVersion: version)
+        let classVersion = type(of: object).schemaVersion
+        let version = schemaVersion == classVersion ? nil : classVersion
+        let cached = cachedParts(of: object, schemaVersion: version)
         let listed = { (name: String, value: StoredValue) -> String? in
             guard let entry = cached.defaults[name] else { return JSONForm.compactText(JSONForm.jsonValue(value)) }
             return settings[name] == entry.stored ? nil : entry.text
@@ -172,7 +165,6 @@ struct StoredSchema: Equatable {
         guard cached.names.count != settings.count else { return cached.parts.text(listing: listed) }
         // Settings the class does not declare, carried over: positions move.
         var schema = StoredSchema(object.schemaProperties())
-        schema.title = title
         schema.schemaVersion = version
         return schema.parts(forNames: settings.keys.sorted()).text(listing: listed)
     }

@@ -67,9 +67,9 @@ package enum StoredSets {
         bundleIdentifier: String
     ) -> Data? {
         guard let schema = set.storedSchema else { return nil }
-        // The class's name and version where they are not the key's and the set's (sets stored by
-        // AppSettings 0.1.0 say neither).
-        let title = schema.title ?? (key.hasPrefix(keyPrefix) ? String(key.dropFirst(keyPrefix.count)) : key)
+        // The title is the key's postfix, as in `jsonSchema()`; the class's version where it is not
+        // the set's (sets stored by AppSettings 0.1.0 do not say it).
+        let title = key.hasPrefix(keyPrefix) ? String(key.dropFirst(keyPrefix.count)) : key
         switch format {
         case .json:
             return JSONSchema.document(
@@ -86,7 +86,7 @@ package enum StoredSets {
     package static func schemaNote(of set: SettingsCodec.StoredSet) -> String? {
         guard let schema = set.storedSchema, schema.lacksDefaults else { return nil }
         return "the set was stored by AppSettings 0.1.0, whose stored schema has no developer defaults: this "
-            + "schema has no \"default\", its title is the key's postfix and its $schemaVersion the set's "
+            + "schema has no \"default\" and its $schemaVersion is the set's "
             + "(the app's next save stores the rest)"
     }
 

@@ -15,11 +15,13 @@ import Foundation
 /// e choices (its raw form follows; "values" in the JSON)   n other integer bounds ("n" in the JSON)
 /// shown in the Settings app: "a" in the JSON, [position, developer default, titles of choices]
 /// o settings object ("o" in the JSON: {name: form}, forms as below)
-/// "v": the developer defaults of the declared settings, in their order (none for a settings
-///      object, nor for a setting marked "-": its default has no JSON form)
+/// "=": one mark per developer default of the declared settings, in their order (none for a
+///      settings object, nor for a setting marked "-": its default has no JSON form): "=" the
+///      setting holds its default (the stored value's JSON form is it), "v" the next one of "v"
+/// "v": the developer defaults the settings do not hold, in their order
 /// "V": the class's schema version, when the set was stored with another
 ///
-/// "bidst[s\n{"3": {"in": [0, 1], "d": "Volume"}, "4": {"e": ["light", "dark"]}, "v": [false, 3, 0.5, "", …]}"
+/// "bidst[s\n{"3": {"in": [0, 1], "d": "Volume"}, "4": {"e": ["light", "dark"]}, "=": "=v====", "v": [3]}"
 /// ```
 ///
 /// A nested object's settings (rare) are written as JSON forms: `"b"`, `["?", form]`,

@@ -122,10 +122,12 @@ func schema(_ arguments: ArraySlice<String>) {
     let set = storedSet(options, for: "schema")
     guard let data = set.userDefaults.data(forKey: set.key) else { fail("the set under '\(set.key)' is not data") }
     let document: Data?
+    let note: String?
     do {
         document = try StoredSettingsInspector.schema(
             ofArchive: data, key: set.key, format: format,
             bundleIdentifier: options["--bundle-id"] ?? options["--suite"] ?? "")
+        note = try StoredSettingsInspector.schemaNote(ofArchive: data, key: set.key)
     } catch {
         fail(error.description)
     }
@@ -135,6 +137,8 @@ func schema(_ arguments: ArraySlice<String>) {
                 + "did not describe settings (the app's next save adds it)")
     }
     FileHandle.standardOutput.write(document)
+    // Standard output holds the schema alone; what it lacks is said on standard error.
+    if let note { FileHandle.standardError.write(Data("appsettings: note: \(note)\n".utf8)) }
 }
 
 // MARK: Shared

@@ -38,8 +38,10 @@ let usage = """
                settings the document does not name are removed (the app loads their developer
                defaults) and objects are replaced whole. Its $schemaVersion must be the stored one.
       schema   the set's schema, as the app stored it with the set: JSON Schema (draft 2020-12) of
-               its documents, or with --format appconfig the AppConfig specification XML of its
-               managed keys, for MDM consoles (bundleId: --bundle-id, else the suite name)
+               its documents, exactly what the class's jsonSchema() returns, or with --format
+               appconfig the AppConfig specification XML of its managed keys, for MDM consoles
+               (bundleId: --bundle-id, else the suite name). A set stored by AppSettings 0.1.0
+               has no developer defaults in its schema: a note on standard error says so
       remove   takes a set away, readable or not, keeping its bytes as the app keeps an
                unreadable set's: under <key>.unreadable-<ms> (printed); the app then loads its
                developer defaults. KEY is the full key or the postfix, as stored

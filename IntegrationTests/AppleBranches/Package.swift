@@ -51,7 +51,7 @@ let package = Package(
                 // the stand-ins' notices do not leave the process.
                 "ProcessTests.swift", "OverrideProcessTests.swift", "SharedSetProcessTests.swift",
                 "InspectorCommandTests.swift", "SettingsToolTests.swift", "ToolValueTests.swift",
-                "SettingsAppToolTests.swift",
+                "SettingsAppToolTests.swift", "ToolSchemaTests.swift",
                 // The schema against Python's validator and the tool: a second process, and the
                 // tool's module (the schema itself is checked on the model by SchemaTests).
                 "SchemaValidatorTests.swift",

@@ -19,8 +19,10 @@ import Foundation
 /// `StoredSchema`): every changed value is then checked against it, as the app's
 /// ``AppSettingsObject/update(fromJSON:replacingAll:)`` would check it: a value outside a
 /// `@Setting(in:)` range, a raw value no case of a `CaseIterable` type has, `null` for a setting
-/// that is not optional, a value of another form. A set stored before has no schema and gets the
-/// checks above only.
+/// that is not optional, a value of another form; before it is typed, and refused with the very
+/// error `update(fromJSON:)` throws for it. A set stored before has no schema and gets the checks
+/// above only, refused in the same words for what the stored value is (`a Boolean`, `an integer
+/// in -9223372036854775808...9223372036854775807`).
 @_spi(AppSettingsTool)
 public enum StoredSettingsEditor {
     /// Sets one stored setting to the value `text` gives. A JSON object changes the entries it
@@ -41,17 +43,20 @@ public enum StoredSettingsEditor {
         userDefaults: UserDefaults,
         key: String
     ) throws(AppSettingsError) {
-        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, _, isOptional in
+        try StoredSets.edit(userDefaults, key: key) { entries, context in
             let path = try path(of: setting, in: entries, key: key)
             guard let template = entry(at: path, in: entries) else {
                 throw AppSettingsError.unknownSetting(key: key, setting: setting)
             }
             // `null` for a setting the set's schema says is optional is nil, whatever is stored
             // (a `String?` holding a string included).
-            let value =
-                text == "null" && isOptional(path)
-                ? .null : try typedValue(text: text, like: template, setting: setting)
-            entries = StoredValue.setting(value, at: path, in: entries, creatingDictionaries: false)
+            let isNil = text == "null" && context.isOptional(path)
+            let value = isNil ? .null : jsonValue(text: text, like: template)
+            // What the set's schema refuses is refused in the app's words (`update(fromJSON:)`'s);
+            // then the value is typed like the stored one.
+            try context.check(value, at: path)
+            let typed = isNil ? .null : try typed(value, like: template, merging: true, strict: true, setting: setting)
+            entries = StoredValue.setting(typed, at: path, in: entries, creatingDictionaries: false)
         }
     }
 
@@ -88,7 +93,8 @@ public enum StoredSettingsEditor {
         key: String
     ) throws(AppSettingsError) {
         let document = try StoredSets.jsonDocument(from: data, key: key)
-        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, schemaVersion, _ in
+        try StoredSets.edit(userDefaults, key: key) { entries, context in
+            let schemaVersion = context.schemaVersion
             if let version = document.schemaVersion, version != schemaVersion ?? 0 {
                 throw AppSettingsError.migrationFailed(
                     key: key,
@@ -101,6 +107,7 @@ public enum StoredSettingsEditor {
                 guard let template = entries[name] else {
                     throw AppSettingsError.unknownSetting(key: key, setting: name)
                 }
+                try context.check(value, at: [name])
                 result[name] = try typed(value, like: template, merging: !replacingAll, setting: name)
             }
             entries = result
@@ -111,22 +118,21 @@ public enum StoredSettingsEditor {
 
     private static let nonFiniteTexts: Set = ["nan", "inf", "-inf"]
 
-    private static func typedValue(text: String, like template: StoredValue, setting: String) throws -> StoredValue {
-        let value: StoredValue
+    /// The value `text` gives, as JSON would give it, for a setting that stores `template`.
+    private static func jsonValue(text: String, like template: StoredValue) -> StoredValue {
         switch template {
         case .string:
-            value = .string(text)
+            return .string(text)
         case .date, .data, .url, .uuid:
             // `null` is no date, Data, URL or UUID: it is nil.
-            value = text == "null" ? .null : .string(text)
+            return text == "null" ? .null : .string(text)
         case .float where nonFiniteTexts.contains(text), .double where nonFiniteTexts.contains(text):
-            value = .string(text)
+            return .string(text)
         default:
             // Read exactly (an integer beyond Int64 is not rounded into it); text that is not JSON
-            // stays text, which the typing below refuses with what it expected.
-            value = StoredSets.storedValue(fromJSONText: text) ?? .string(text)
+            // stays text, which the typing refuses with what it expected.
+            return StoredSets.storedValue(fromJSONText: text) ?? .string(text)
         }
-        return try typed(value, like: template, merging: true, strict: true, setting: setting)
     }
 
     /// `value` typed like `template`; `strict: true` refuses JSON null where a value is

@@ -237,7 +237,8 @@ extension StoredSettingsInspector {
 extension StoredSettingsInspector {
     /// The formats `appsettings schema` prints a stored set's schema in.
     public enum SchemaFormat: String, Sendable {
-        /// JSON Schema, draft 2020-12: ``AppSettingsObject/jsonSchema()`` without `default`s.
+        /// JSON Schema, draft 2020-12: what ``AppSettingsObject/jsonSchema()`` returns, byte for
+        /// byte, for a set stored by this version (see ``schemaNote(ofArchive:key:)`` for older ones).
         case json
         /// The AppConfig community's specification XML, for MDM consoles.
         case appconfig
@@ -262,5 +263,16 @@ extension StoredSettingsInspector {
             }
         return StoredSets.schemaDocument(
             of: set, key: key, format: documentFormat, bundleIdentifier: bundleIdentifier)
+    }
+
+    /// What the schema a stored set carries cannot say, as a sentence: for a set stored by
+    /// AppSettings 0.1.0, whose schema has no developer defaults, so that its JSON Schema has no
+    /// `default` (and takes its title from the key); `nil` when the schema says all that
+    /// ``AppSettingsObject/jsonSchema()`` says, or the set carries none.
+    ///
+    /// - Throws: ``AppSettingsError/unreadableArchive(key:settings:reason:)`` when the bytes are
+    ///   not a settings set this version reads.
+    public static func schemaNote(ofArchive data: Data, key: String) throws(AppSettingsError) -> String? {
+        StoredSets.schemaNote(of: try storedSetWithSchema(data, key: key))
     }
 }

@@ -147,9 +147,9 @@ import Testing
             try expectRefused(["set"] + key + ["int", "many"], mentioning: "'int'")
             try expectRefused(["set"] + key + ["int", "1.5"], mentioning: "'int'")
             try expectRefused(["set"] + key + ["int", "99999999999999999999"], mentioning: "'int'")
-            // What the app would not read back: nil for a value whose type may not be optional, an
-            // integer beyond what the stored kind holds.
-            try expectRefused(["set"] + key + ["int", "null"], mentioning: "null only where nil is stored")
+            // What the app would not read back: nil for a value whose type may not be optional (the
+            // set's schema says so), an integer beyond what the stored kind holds.
+            try expectRefused(["set"] + key + ["int", "null"], mentioning: "(the setting is not optional)")
             try expectRefused(
                 ["set"] + key + ["frame", #"{"title": null}"#], mentioning: "null only where nil is stored")
             try expectRefused(["set"] + key + ["int", "9223372036854775808"], mentioning: "'int'")
@@ -159,7 +159,7 @@ import Testing
             try expectRefused(["set"] + key + ["date", "tomorrow"], mentioning: "ISO 8601")
             try expectRefused(["set"] + key + ["data", "%%%"], mentioning: "base64")
             try expectRefused(["set"] + key + ["uuid", "not-a-uuid"], mentioning: "'uuid'")
-            try expectRefused(["set"] + key + ["strings", #"["x", 1]"#], mentioning: "'strings'")
+            try expectRefused(["set"] + key + ["strings", #"["x", 1]"#], mentioning: "'strings[1]'")
 
             let damaged = Data("not an archive".utf8)
             suite.userDefaults.set(damaged, forKey: "AppSettings.AudioSettings")
@@ -222,7 +222,7 @@ import Testing
                 (#"{"int": 3,"#, "not JSON"),
                 (#"["int"]"#, "not a JSON object"),
                 (#"{"$schemaVersion": 4, "int": 3}"#, "schema version"),
-                (#"{"int": 3, "audio": {"volume": "loud"}}"#, "'audio'"),
+                (#"{"int": 3, "audio": {"volume": "loud"}}"#, "'audio.volume'"),
             ]
             for (index, (json, text)) in cases.enumerated() {
                 try expectRefused(["import"] + key + [try file("bad\(index).json", json)], mentioning: text)

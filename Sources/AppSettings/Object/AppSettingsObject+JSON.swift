@@ -131,9 +131,9 @@ extension AppSettingsObject {
             }
             if let nested = slot.nestedObject {
                 guard case .dictionary(let nestedEntries) = value else {
+                    // In the words of the schema (`SchemaNode.expectedText`), as the tool says it.
                     throw AppSettingsError.invalidJSONValue(
-                        setting: path + name,
-                        expected: "a JSON object of \(slot.valueTypeName)'s settings",
+                        setting: path + name, expected: SchemaNode.object([]).expectedText,
                         found: JSONForm.description(of: value))
                 }
                 result[name] = .dictionary(
@@ -143,10 +143,7 @@ extension AppSettingsObject {
             // What the setting's type and range accept, by the one definition the schema is
             // written from: a value outside it is refused before any conversion could round it.
             let property = SchemaProperty(name: name, node: slot.schemaNode, range: slot.rules.range)
-            if let problem = property.problem(with: value, path: path + name) {
-                throw AppSettingsError.invalidJSONValue(
-                    setting: problem.path, expected: problem.expected, found: problem.found)
-            }
+            if let problem = property.problem(with: value, path: path + name) { throw problem.error(key: key) }
             let stored: StoredValue
             do {
                 stored = try slot.storedValue(fromJSONForm: value)

@@ -12,7 +12,9 @@ extension AppSettingsObject {
     /// types, `minimum` and `maximum` from `@Setting(in:)`, `enum` with the raw values of a
     /// `CaseIterable` `RawRepresentable` type, `default` (the developer default) and
     /// `description`; `"$schemaVersion"`; no other properties. No setting is required: a
-    /// document may name only some.
+    /// document may name only some. Its `title` is the set's ``userDefaultsKeyPostfix`` (by
+    /// default the class's name). `appsettings schema` prints the same bytes from the set a save
+    /// stored.
     ///
     /// ```swift
     /// let schema: Data = MySettings.jsonSchema()
@@ -35,8 +37,9 @@ extension AppSettingsObject {
     /// - Returns: The schema as UTF-8 JSON text, pretty printed with its keys sorted.
     public static func jsonSchema() -> Data {
         let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
+        // Titled by the key's postfix, which the stored set knows too (its bytes never name the class).
         return JSONSchema.document(
-            properties: object.schemaProperties(), title: String(describing: self), schemaVersion: schemaVersion)
+            properties: object.schemaProperties(), title: object.settingsKey.postfix, schemaVersion: schemaVersion)
     }
 
     /// This object's settings as its schema describes them, in declaration order (nested settings

@@ -23,6 +23,10 @@ package enum StoredValue: Hashable, Sendable {
     case float(Float)
     /// A double-precision `NSNumber`.
     case double(Double)
+    /// An integer beyond both `Int64` and `UInt64`, as JSON text writes it (`18446744073709551616`):
+    /// only in a value read from JSON (`JSONReader`), so that a refusal shows it as written; never
+    /// stored (a `Double` setting converts it, every other refuses it).
+    case integerText(String)
     /// An `NSString`.
     case string(String)
     /// An `NSData`.
@@ -45,7 +49,7 @@ package enum StoredValue: Hashable, Sendable {
         switch self {
         case .null: "nil"
         case .bool: "Bool"
-        case .integer, .unsignedInteger: "integer"
+        case .integer, .unsignedInteger, .integerText: "integer"
         case .float, .double: "real number"
         case .string: "String"
         case .data: "Data"
@@ -101,6 +105,7 @@ extension StoredValue {
         case .bool(let value): value
         case .integer(let value): Int(exactly: value) ?? value
         case .unsignedInteger(let value): value
+        case .integerText(let text): NSDecimalNumber(string: text)
         case .float(let value): value
         case .double(let value): value
         case .string(let value): value
@@ -231,6 +236,7 @@ extension StoredValue {
         case .bool(let value): NSNumber(value: value)
         case .integer(let value): NSNumber(value: value)
         case .unsignedInteger(let value): NSNumber(value: value)
+        case .integerText(let text): NSDecimalNumber(string: text)
         case .float(let value): NSNumber(value: value)
         case .double(let value): NSNumber(value: value)
         case .string(let value): NSString(string: value)

@@ -23,6 +23,8 @@ enum JSONForm {
         case .bool(let bool): return bool
         case .integer(let integer): return Int(exactly: integer) ?? integer
         case .unsignedInteger(let integer): return integer
+        // Written as it was read (JSONSerialization writes a decimal number's digits).
+        case .integerText(let text): return NSDecimalNumber(string: text)
         // The shortest text that reads back as the same Float: 0.7, not 0.699999988079071.
         case .float(let float): return float.isFinite ? Double("\(float)") ?? Double(float) : nonFinite(Double(float))
         case .double(let double): return double.isFinite ? double : nonFinite(double)
@@ -185,6 +187,8 @@ enum JSONForm {
     /// A number; `"nan"`, `"inf"` and `"-inf"` as their numbers; a Boolean refused.
     static func realNumber(_ value: StoredValue, for type: Any.Type) throws -> StoredValue {
         if case .bool = value { throw StoredValueMismatch(expected: type, found: value) }
+        // An integer beyond 64 bits is a real number like any other (rounded to the type's).
+        if case .integerText(let text) = value, let number = Double(text) { return .double(number) }
         guard case .string(let text) = value, let number = nonFiniteTexts[text] else { return value }
         return .double(number)
     }
@@ -238,17 +242,30 @@ enum JSONForm {
         func mismatch(_ expected: String) -> StoredValueMismatch {
             StoredValueMismatch(expectedDescription: expected, foundDescription: description(of: value))
         }
+        // What the stored kind accepts, in the words documents and the set's schema use
+        // (`SchemaNode.expectedText`): a value it refuses is refused before any conversion.
+        // An integer beyond 64 bits where nothing is stored to type it by (a new entry): a number.
+        if case .integerText = template {
+            return try storedValue(value, like: .double(0), merging: merging, strict: strict)
+        }
+        let implied = template.impliedSchemaNode(strict: strict)
+        switch template {
+        case .null, .array, .set, .dictionary: break
+        default:
+            if value != .null, let problem = implied.problem(with: value, path: "") { throw mismatch(problem.expected) }
+        }
         switch (template, value) {
         case (.null, _):
             // The type behind a stored nil is unknown: stored as JSON gives it, for the app to read
             // by its declared type (a date from ISO 8601 text, Data from base64); a value that does
-            // not fit keeps its default there, reported.
-            return value
+            // not fit keeps its default there, reported. A number beyond 64 bits as JSONSerialization
+            // reads it: a `Double`.
+            return value.withIntegerTextAsDouble
         case (_, .null):
             // A stored value does not say whether its setting is optional, and a non-optional one
             // would load nil as its developer default: refused when `strict` (`set`); a document
             // (`import`) may restore an export's nil over a value.
-            guard !strict else { throw mismatch("\(template.kindDescription) (null only where nil is stored)") }
+            guard !strict else { throw mismatch("\(implied.expectedText) (null only where nil is stored)") }
             return value
         case (.bool, .bool): return value
         case (.integer, .integer), (.unsignedInteger, .unsignedInteger):
@@ -258,9 +275,9 @@ enum JSONForm {
             // range: when `strict`, a value stays on that side (a signed integer where one is
             // stored, none below 0 where one above Int64.max is); a document may cross it (an
             // export of a UInt64 setting).
-            if strict, case .unsignedInteger = value { throw mismatch("integer from \(Int64.min) to \(Int64.max)") }
+            if strict, case .unsignedInteger = value { throw mismatch(implied.expectedText) }
             if strict, case .integer(let integer) = value, integer < 0 {
-                throw mismatch("integer from 0 to \(UInt64.max)")
+                throw mismatch(implied.expectedText)
             }
             return value
         case (.integer, .double(let number)), (.unsignedInteger, .double(let number)):
@@ -270,7 +287,7 @@ enum JSONForm {
             } else if let unsigned = UInt64(exactly: number) {
                 integer = .unsignedInteger(unsigned)
             } else {
-                throw mismatch("an integer in \(Int64.min)...\(UInt64.max)")
+                throw mismatch(implied.expectedText)
             }
             return try storedValue(integer, like: template, merging: merging, strict: strict)
         case (.float, _), (.double, _):
@@ -280,19 +297,21 @@ enum JSONForm {
             case .float(let float): number = Double(float)
             case .integer(let integer): number = Double(integer)
             case .unsignedInteger(let integer): number = Double(integer)
-            default: throw mismatch("real number")
+            default: throw mismatch(implied.expectedText)
             }
             guard case .float = template else { return .double(number) }
-            guard TextForms.isInRange(number, isFloat: true) || !number.isFinite else { throw mismatch("Float") }
+            guard TextForms.isInRange(number, isFloat: true) || !number.isFinite else {
+                throw mismatch(implied.expectedText)
+            }
             return .float(Float(number))
         case (.string, .string): return value
         case (.data, .string): return try data(value, for: Data.self)
         case (.date, .string): return try date(value, for: Date.self)
         case (.url, .string(let text)):
-            guard let url = TextForms.url(fromText: text) else { throw mismatch("URL") }
+            guard let url = TextForms.url(fromText: text) else { throw mismatch(implied.expectedText) }
             return .url(url)
         case (.uuid, .string(let text)):
-            guard let uuid = UUID(uuidString: text) else { throw mismatch("UUID") }
+            guard let uuid = UUID(uuidString: text) else { throw mismatch(implied.expectedText) }
             return .uuid(uuid)
         case (.array(let elements), .array(let values)):
             return .array(
@@ -320,7 +339,7 @@ enum JSONForm {
             }
             return .dictionary(result)
         default:
-            throw mismatch(template.kindDescription)
+            throw mismatch(implied.expectedText)
         }
     }
 

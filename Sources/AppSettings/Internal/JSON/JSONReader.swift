@@ -107,9 +107,9 @@ struct JSONReader {
         return value
     }
 
-    /// An integer that fits `Int64` or `UInt64` as one; any other number as a `Double`. An
-    /// integer beyond both that would round into `Int64`'s range (just below `Int64.min`) is read
-    /// as the next `Double` below, so that no integer setting takes it.
+    /// An integer that fits `Int64` or `UInt64` as one; an integer beyond both as its text
+    /// (`integerText`: no integer setting takes it, a refusal shows it as written, a real number
+    /// setting takes it as a number); any other number as a `Double`.
     private mutating func readNumber() throws(JSONSyntaxError) -> StoredValue {
         let start = index
         _ = skip("-")
@@ -141,10 +141,7 @@ struct JSONReader {
             index = start
             throw error("the number \(text) is beyond the range of Double")
         }
-        if isInteger, Int64(exactly: number) != nil || UInt64(exactly: number) != nil {
-            return .double(number.nextDown)
-        }
-        return .double(number)
+        return isInteger ? .integerText(text) : .double(number)
     }
 
     private mutating func readString() throws(JSONSyntaxError) -> String {

@@ -76,6 +76,7 @@ extension StoredValue {
         switch self {
         case .integer(let value): Double(value)
         case .unsignedInteger(let value): Double(value)
+        case .integerText(let text): Double(text)
         case .double(let value): value
         case .float(let value): Double(value)
         default: nil
@@ -84,7 +85,20 @@ extension StoredValue {
 
     /// The value as a document holds it: the JSON form of a stored value, read back as JSON gives it.
     var jsonForm: StoredValue {
-        JSONForm.storedValue(fromJSON: JSONForm.jsonValue(self)) ?? self
+        if case .integerText = self { return self }
+        return JSONForm.storedValue(fromJSON: JSONForm.jsonValue(self)) ?? self
+    }
+
+    /// The value with every integer beyond 64 bits as the `Double` nearest it: what
+    /// `JSONSerialization` would have read.
+    var withIntegerTextAsDouble: StoredValue {
+        switch self {
+        case .integerText(let text): Double(text).map { .double($0) } ?? self
+        case .array(let values): .array(values.map(\.withIntegerTextAsDouble))
+        case .set(let values): .set(values.map(\.withIntegerTextAsDouble))
+        case .dictionary(let entries): .dictionary(entries.mapValues(\.withIntegerTextAsDouble))
+        default: self
+        }
     }
 }
 
@@ -108,6 +122,15 @@ struct SchemaProblem: Error, Equatable {
     var path: String
     var expected: String
     var found: String
+    /// Whether `path` names no setting (`expected` is then "no such setting").
+    var isUnknownSetting = false
+
+    /// The error a document, an override or the tool throws for it: the same words everywhere.
+    func error(key: String) -> AppSettingsError {
+        isUnknownSetting
+            ? .unknownSetting(key: key, setting: path)
+            : .invalidJSONValue(setting: path, expected: expected, found: found)
+    }
 }
 
 extension SchemaNode {
@@ -123,9 +146,10 @@ extension SchemaNode {
         case (.optional(let wrapped), _): return wrapped.problem(with: value, path: path)
         case (_, .null): return refused(expectedText + " (the setting is not optional)")
         case (.boolean, .bool): return nil
-        case (.integer, .integer), (.integer, .unsignedInteger), (.integer, .double):
+        case (.integer, .integer), (.integer, .unsignedInteger), (.integer, .double), (.integer, .integerText):
             return fitsInteger(value) ? nil : refused(expectedText)
-        case (.real(let isFloat), .integer), (.real(let isFloat), .unsignedInteger), (.real(let isFloat), .double):
+        case (.real(let isFloat), .integer), (.real(let isFloat), .unsignedInteger), (.real(let isFloat), .double),
+            (.real(let isFloat), .integerText):
             guard let number = value.jsonNumber, TextForms.isInRange(number, isFloat: isFloat) else {
                 return refused(expectedText)
             }
@@ -183,7 +207,8 @@ extension SchemaNode {
         for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
             guard let property = byName[name] else {
                 return SchemaProblem(
-                    path: prefix + name, expected: "no such setting", found: JSONForm.description(of: value))
+                    path: prefix + name, expected: "no such setting", found: JSONForm.description(of: value),
+                    isUnknownSetting: true)
             }
             if let problem = property.problem(with: value, path: prefix + name) { return problem }
         }
@@ -234,6 +259,32 @@ extension SchemaProperty {
 }
 
 extension StoredValue {
+    /// The form a stored value's kind tells, all the tool knows of a set stored without a schema:
+    /// a `Bool`, a date, a URL...; an integer on its side of `Int64.max` when `strict` (`set`), of
+    /// either side otherwise (`import`); a collection of what its first element that is not nil is.
+    func impliedSchemaNode(strict: Bool) -> SchemaNode {
+        func element(of values: some Collection<StoredValue>) -> SchemaNode {
+            values.first { $0 != .null }?.impliedSchemaNode(strict: strict) ?? .any
+        }
+        switch self {
+        case .null: return .any
+        case .bool: return .boolean
+        case .integer: return strict ? .integer(Int64.self) : .integer(minimum: Int64.min, maximum: UInt64.max)
+        case .unsignedInteger:
+            return strict
+                ? .integer(minimum: 0, maximum: UInt64.max) : .integer(minimum: Int64.min, maximum: UInt64.max)
+        case .float: return .real(isFloat: true)
+        case .double, .integerText: return .real(isFloat: false)
+        case .string: return .string
+        case .data: return .data
+        case .date: return .date
+        case .url: return .url
+        case .uuid: return .uuid
+        case .array(let values), .set(let values): return .array(element(of: values))
+        case .dictionary(let entries): return .dictionary(element(of: entries.sorted { $0.key < $1.key }.map(\.value)))
+        }
+    }
+
     /// Equal as JSON values: numbers by value (`1` and `1.0`), the rest by kind and value.
     func isSameJSONValue(as other: StoredValue) -> Bool {
         if let left = jsonNumber, let right = other.jsonNumber { return left == right }

@@ -2,11 +2,11 @@ import Foundation
 
 /// The compact schema a stored set carries, as the archive's `$schema` field, so that the
 /// `appsettings` tool (which has no settings classes) can check an edit and print the set's JSON
-/// Schema.
+/// Schema: the one `jsonSchema()` returns, byte for byte.
 ///
 /// One code per stored setting, in the order of their sorted stored names (the names are the
 /// archive's own fields, not repeated), then, only when some setting has more to say, a newline
-/// and a JSON object of it by position:
+/// and a JSON object of it by position, and of the set under letters:
 ///
 /// ```
 /// b Bool   i Int, Int64   c h w Int8, Int16, Int32   u UInt, UInt64   C H W UInt8, UInt16, UInt32
@@ -15,29 +15,82 @@ import Foundation
 /// e choices (its raw form follows; "values" in the JSON)   n other integer bounds ("n" in the JSON)
 /// shown in the Settings app: "a" in the JSON, [position, developer default, titles of choices]
 /// o settings object ("o" in the JSON: {name: form}, forms as below)
+/// "=": one mark per developer default of the declared settings, in their order (none for a
+///      settings object, nor for a setting marked "-": its default has no JSON form): "=" the
+///      setting holds its default (the stored value's JSON form is it), "v" the next one of "v"
+/// "v": the developer defaults the settings do not hold, in their order
+/// "V": the class's schema version, when the set was stored with another
 ///
-/// "bidst[s\n{"3": {"in": [0, 1], "d": "Volume"}, "4": {"e": ["light", "dark"]}}"
+/// "bidst[s\n{"3": {"in": [0, 1], "d": "Volume"}, "4": {"e": ["light", "dark"]}, "=": "=v====", "v": [3]}"
 /// ```
 ///
 /// A nested object's settings (rare) are written as JSON forms: `"b"`, `["?", form]`,
-/// `["e", form, [values]]`, `["o", {name: setting}]`, `{"t": form, "in": [...], "d": "..."}`.
+/// `["e", form, [values]]`, `["o", {name: setting}]`, `{"t": form, "in": [...], "d": "...", "v": default}`.
 ///
-/// The 20-setting set of the benchmark (Bool, Int, Double, String, Date, [String]) carries 23
-/// bytes of it. Developer defaults are not carried (the tool's schema has no `default`), but for
-/// the settings shown in the Settings app, whose page the tool makes (`Internal/SettingsApp`).
+/// No class name is stored (a renamed class reads its set as it is): the JSON Schema's title is the
+/// key's postfix, in `jsonSchema()` too. Sets stored by AppSettings 0.1.0 carry no `"="`, `"v"` or
+/// `"V"`: their schema has no defaults (``lacksDefaults``) and its version is the set's. Readers
+/// of 0.1.0 ignore the three. The JSON is read exactly (`JSONReader`): `Int64.min` stays an integer.
 struct StoredSchema: Equatable {
-    /// The declared settings' properties, by stored name (no defaults).
+    /// The declared settings' properties, by stored name.
     var properties: [String: SchemaProperty]
+    /// The class's schema version, when the set was stored with another (the larger of the
+    /// stored one and the class's is written).
+    var schemaVersion: Int?
+    /// Whether the schema was stored without developer defaults (by AppSettings 0.1.0): its JSON
+    /// Schema then has no `default`.
+    var lacksDefaults = false
 
     /// The properties in name order.
     var sortedProperties: [SchemaProperty] { properties.values.sorted { $0.name < $1.name } }
 
     // MARK: Writing
 
-    /// The text for a set of `names` (sorted as the archive sorts its fields).
-    func text(forNames names: [String]) -> String {
+    /// The text for a set of `names` (sorted as the archive sorts its fields) holding `values`.
+    func text(forNames names: [String], values: [String: StoredValue]) -> String {
+        let parts = parts(forNames: names)
+        return parts.text { name, value in
+            values[name]?.jsonForm == value ? nil : JSONForm.compactText(JSONForm.jsonValue(value))
+        }
+    }
+
+    /// What a text holds but the marks of the defaults, which depend on the values: made once
+    /// per class (`text(of:settings:schemaVersion:)`).
+    private struct Parts {
+        /// The codes, and the JSON of everything else but `"="` and `"v"`.
+        var codes: String
+        var extras: String?
+        /// The JSON-form defaults of the declared settings that have one, in the order of `names`;
+        /// `nil` for a schema without defaults (as 0.1.0 stored them, and tests make).
+        var defaults: [(name: String, value: StoredValue)]?
+
+        /// The text, with each default the stored value is marked `"="`, the others (those
+        /// `listed` gives JSON text for) marked `"v"` and listed in `"v"`.
+        func text(listing listed: (_ name: String, _ value: StoredValue) -> String?) -> String {
+            guard let defaults else { return extras.map { codes + "\n" + $0 } ?? codes }
+            var marks = ""
+            var texts: [String] = []
+            for (name, value) in defaults {
+                if let text = listed(name, value) {
+                    marks += "v"
+                    texts.append(text)
+                } else {
+                    marks += "="
+                }
+            }
+            var fields = #""=":"\#(marks)""#
+            if !texts.isEmpty { fields += #","v":["# + texts.joined(separator: ",") + "]" }
+            guard let extras else { return codes + "\n{" + fields + "}" }
+            return codes + "\n" + extras.dropLast() + "," + fields + "}"
+        }
+    }
+
+    private func parts(forNames names: [String]) -> Parts {
         var codes = ""
         var extras: [String: Any] = [:]
+        var defaults: [(name: String, value: StoredValue)] = []
+        // Schemas made without defaults (in tests) are written as 0.1.0 wrote them.
+        let carriesDefaults = properties.values.contains { $0.defaultValue != nil }
         for (index, name) in names.enumerated() {
             guard let property = properties[name] else {
                 codes += "0"
@@ -50,32 +103,77 @@ struct StoredSchema: Equatable {
             }
             if let description = property.description { extra["d"] = description }
             if let shown = property.settingsApp { extra["a"] = shown.compactForm }
+            if let value = property.defaultValue {
+                defaults.append((name, value))
+            } else if carriesDefaults, property.node.hasDefault {
+                extra["-"] = 1
+            }
             if !extra.isEmpty { extras[String(index)] = extra }
         }
-        return extras.isEmpty ? codes : codes + "\n" + JSONForm.compactText(extras)
+        if let schemaVersion { extras["V"] = schemaVersion }
+        return Parts(
+            codes: codes, extras: extras.isEmpty ? nil : JSONForm.compactText(extras),
+            defaults: carriesDefaults ? defaults : nil)
     }
 
-    private static let cache = Protected<[ObjectIdentifier: (names: [String], text: String)]>([:])
+    /// A class's parts, with the stored form of each default and the JSON text of each.
+    private struct CachedParts {
+        var names: [String]
+        var schemaVersion: Int?
+        var parts: Parts
+        var defaults: [String: (stored: StoredValue, text: String)]
+    }
 
-    /// The text for `object`'s class, whose archive holds `names`: made once per class for its
-    /// declared settings; made anew only when the set carries settings the class does not declare
-    /// (every declared setting is always in the archive, so equal counts mean equal names).
-    static func text(of object: AppSettingsObject, names: Dictionary<String, StoredValue>.Keys) -> String {
+    private static let cache = Protected<[ObjectIdentifier: CachedParts]>([:])
+
+    /// The parts of `object`'s class under `schemaVersion`, from the cache or made.
+    private static func cachedParts(of object: AppSettingsObject, schemaVersion: Int?) -> CachedParts {
         let key = ObjectIdentifier(type(of: object))
-        if let cached = cache.withLock({ $0[key] }), cached.names.count == names.count {
-            return cached.text
+        if let cached = cache.withLock({ $0[key] }), cached.schemaVersion == schemaVersion {
+            return cached
         }
-        let schema = StoredSchema(object.schemaProperties(includingDefaults: false))
-        let declared = schema.properties.keys.sorted()
-        let text = schema.text(forNames: declared)
-        cache.withLock { $0[key] = (declared, text) }
-        if declared.count == names.count { return text }
-        return schema.text(forNames: names.sorted())
+        var schema = StoredSchema(object.schemaProperties())
+        schema.schemaVersion = schemaVersion
+        let names = schema.properties.keys.sorted()
+        var defaults: [String: (stored: StoredValue, text: String)] = [:]
+        for slot in object.slots where !slot.isConstant {
+            guard let stored = slot.defaultStoredValue else { continue }
+            defaults[slot.name] = (stored, JSONForm.compactText(JSONForm.jsonValue(stored.jsonForm)))
+        }
+        let made = CachedParts(
+            names: names, schemaVersion: schemaVersion, parts: schema.parts(forNames: names),
+            defaults: defaults)
+        cache.withLock { $0[key] = made }
+        return made
+    }
+
+    /// The text for `object`'s class, whose archive holds `settings` and is written with
+    /// `schemaVersion`. Its parts are made once per class for its declared settings; made anew
+    /// only when the set carries settings the class does not declare (every declared setting is
+    /// always in the archive, so equal counts mean equal names), or under another version.
+    /// Then each default is marked: `"="` where the setting holds it (most do), else listed.
+    static func text(
+        of object: AppSettingsObject,
+        settings: [String: StoredValue],
+        schemaVersion: Int
+    ) -> String {
+        let classVersion = type(of: object).schemaVersion
+        let version = schemaVersion == classVersion ? nil : classVersion
+        let cached = cachedParts(of: object, schemaVersion: version)
+        let listed = { (name: String, value: StoredValue) -> String? in
+            guard let entry = cached.defaults[name] else { return JSONForm.compactText(JSONForm.jsonValue(value)) }
+            return settings[name] == entry.stored ? nil : entry.text
+        }
+        guard cached.names.count != settings.count else { return cached.parts.text(listing: listed) }
+        // Settings the class does not declare, carried over: positions move.
+        var schema = StoredSchema(object.schemaProperties())
+        schema.schemaVersion = version
+        return schema.parts(forNames: settings.keys.sorted()).text(listing: listed)
     }
 
     init(_ properties: [SchemaProperty]) {
         var byName: [String: SchemaProperty] = [:]
-        for property in properties { byName[property.name] = property.withoutDefaults }
+        for property in properties { byName[property.name] = property }
         self.properties = byName
     }
 
@@ -85,7 +183,7 @@ struct StoredSchema: Equatable {
         "W": .integer(UInt32.self),
     ]
 
-    private static let scalarLetters: [Character: SchemaNode] = integerLetters.merging([
+    static let scalarLetters: [Character: SchemaNode] = integerLetters.merging([
         "b": .boolean, "f": .real(isFloat: true), "d": .real(isFloat: false), "s": .string, "t": .date, "x": .data,
         "l": .url, "g": .uuid, "*": .any,
     ]) { first, _ in first }
@@ -116,19 +214,21 @@ struct StoredSchema: Equatable {
     }
 
     private static func compact(property: SchemaProperty) -> Any {
-        // Defaults are not carried (they are the class's, not the set's).
         let node = compact(property.node)
-        guard property.range != nil || property.description != nil else { return node }
+        guard property.range != nil || property.description != nil || property.defaultValue != nil else {
+            return node
+        }
         var entry: [String: Any] = ["t": node]
         if let range = property.range {
             entry["in"] = [JSONForm.jsonValue(range.lowerBound), JSONForm.jsonValue(range.upperBound)]
         }
         if let description = property.description { entry["d"] = description }
+        if let value = property.defaultValue { entry["v"] = JSONForm.jsonValue(value) }
         return entry
     }
 
     /// The JSON forms of a nested object's settings use the same letters, as strings.
-    private static let scalarCodes: [String: SchemaNode] = Dictionary(
+    static let scalarCodes: [String: SchemaNode] = Dictionary(
         uniqueKeysWithValues: scalarLetters.map { (String($0.key), $0.value) })
 
     private static let codesOfScalars: [SchemaNode: String] = Dictionary(
@@ -149,120 +249,36 @@ struct StoredSchema: Equatable {
         default: return "*"
         }
     }
-
-    // MARK: Reading
-
-    /// The schema `text` describes for a set of `names`; `nil` when the text is not one this
-    /// version reads (the tool then checks what it can without one).
-    init?(text: String, names: [String]) {
-        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-        var extras: [String: Any] = [:]
-        if parts.count == 2 {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any]
-            else { return nil }
-            extras = object
-        }
-        var codes = Substring(parts.first ?? "")
-        var byName: [String: SchemaProperty] = [:]
-        for (index, name) in names.sorted().enumerated() {
-            if codes.first == "0" {  // carried over, undeclared
-                codes.removeFirst()
-                continue
-            }
-            let extra = extras[String(index)] as? [String: Any] ?? [:]
-            guard let node = Self.node(from: &codes, extra: extra) else { return nil }
-            var property = SchemaProperty(name: name, node: node, description: extra["d"] as? String)
-            property.range = Self.range(from: extra["in"])
-            property.settingsApp = extra["a"].flatMap(SettingsAppEntry.init(compactForm:))
-            byName[name] = property
-        }
-        guard codes.isEmpty else { return nil }
-        properties = byName
-    }
-
-    private static func node(from codes: inout Substring, extra: [String: Any]) -> SchemaNode? {
-        guard let letter = codes.popFirst() else { return nil }
-        if let scalar = scalarLetters[letter] { return scalar }
-        switch letter {
-        case "?": return node(from: &codes, extra: extra).map { .optional($0) }
-        case "[": return node(from: &codes, extra: extra).map { .array($0) }
-        case "{": return node(from: &codes, extra: extra).map { .dictionary($0) }
-        case "e":
-            guard let raw = node(from: &codes, extra: extra), let values = extra["e"] as? [Any] else { return nil }
-            return .choices(raw, values.compactMap(JSONForm.storedValue(fromJSON:)))
-        case "n":
-            guard let bounds = extra["n"] as? [Any], bounds.count == 2,
-                let minimum = (bounds[0] as? NSNumber)?.int64Value, let maximum = (bounds[1] as? NSNumber)?.uint64Value
-            else { return nil }
-            return .integer(minimum: minimum, maximum: maximum)
-        case "o":
-            return extra["o"].flatMap { node(from: ["o", $0]) }
-        default: return nil
-        }
-    }
-
-    private static func range(from bounds: Any?) -> SchemaRange? {
-        guard let bounds = bounds as? [Any], bounds.count == 2, let lower = JSONForm.storedValue(fromJSON: bounds[0]),
-            let upper = JSONForm.storedValue(fromJSON: bounds[1])
-        else { return nil }
-        return SchemaRange(lowerBound: lower, upperBound: upper)
-    }
-
-    private static func property(named name: String, from entry: Any) -> SchemaProperty? {
-        guard let dictionary = entry as? [String: Any] else {
-            return node(from: entry).map { SchemaProperty(name: name, node: $0) }
-        }
-        guard let form = dictionary["t"], let node = node(from: form) else { return nil }
-        var property = SchemaProperty(name: name, node: node, description: dictionary["d"] as? String)
-        property.range = range(from: dictionary["in"])
-        return property
-    }
-
-    private static func node(from form: Any) -> SchemaNode? {
-        if let code = form as? String { return scalarCodes[code] }
-        guard let parts = form as? [Any], let tag = parts.first as? String, parts.count >= 2 else { return nil }
-        switch (tag, parts.count) {
-        case ("?", 2): return node(from: parts[1]).map { .optional($0) }
-        case ("[", 2): return node(from: parts[1]).map { .array($0) }
-        case ("{", 2): return node(from: parts[1]).map { .dictionary($0) }
-        case ("n", 3):
-            guard let minimum = (parts[1] as? NSNumber)?.int64Value, let maximum = (parts[2] as? NSNumber)?.uint64Value
-            else { return nil }
-            return .integer(minimum: minimum, maximum: maximum)
-        case ("e", 3):
-            guard let raw = node(from: parts[1]), let values = parts[2] as? [Any] else { return nil }
-            return .choices(raw, values.compactMap(JSONForm.storedValue(fromJSON:)))
-        case ("o", 2):
-            guard let settings = parts[1] as? [String: Any] else { return nil }
-            var properties: [SchemaProperty] = []
-            for (name, entry) in settings.sorted(by: { $0.key < $1.key }) {
-                guard let property = property(named: name, from: entry) else { return nil }
-                properties.append(property)
-            }
-            return .object(properties)
-        default: return nil
-        }
-    }
 }
 
-extension SchemaProperty {
-    /// The property without developer defaults, its nested settings' included.
-    var withoutDefaults: SchemaProperty {
-        var property = self
-        property.defaultValue = nil
-        property.node = node.withoutDefaults
-        return property
+extension SettingsCodec.StoredSet {
+    /// The schema the set carries (`$schema`); `nil` when it carries none this version reads.
+    var storedSchema: StoredSchema? {
+        schemaText.flatMap {
+            StoredSchema(text: $0, names: Array(values.keys) + unreadable.map(\.name), values: values)
+        }
     }
 }
 
 extension SchemaNode {
-    var withoutDefaults: SchemaNode {
-        switch self {
-        case .optional(let wrapped): .optional(wrapped.withoutDefaults)
-        case .array(let element): .array(element.withoutDefaults)
-        case .dictionary(let element): .dictionary(element.withoutDefaults)
-        case .object(let properties): .object(properties.map(\.withoutDefaults))
-        default: self
-        }
+    /// Whether a setting of this form has a developer default of its own (a settings object's
+    /// are its settings').
+    var hasDefault: Bool {
+        if case .object = self { return false }
+        return true
+    }
+}
+
+extension StoredValue {
+    /// The entries of a dictionary; `nil` for any other value.
+    var dictionaryEntries: [String: StoredValue]? {
+        guard case .dictionary(let entries) = self else { return nil }
+        return entries
+    }
+
+    /// The text of a string; `nil` for any other value.
+    var text: String? {
+        guard case .string(let text) = self else { return nil }
+        return text
     }
 }

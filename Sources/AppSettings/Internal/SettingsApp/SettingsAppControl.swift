@@ -169,15 +169,17 @@ extension SettingsAppEntry {
     }
 
     /// The entry a stored schema carries; `nil` for a form this version does not read.
-    init?(compactForm: Any) {
-        guard let form = compactForm as? [Any], form.count == 2 || form.count == 3,
-            let position = (form[0] as? NSNumber)?.intValue
+    init?(compactForm: StoredValue) {
+        guard case .array(let form) = compactForm, form.count == 2 || form.count == 3,
+            case .integer(let index) = form[0], let position = Int(exactly: index)
         else { return nil }
         self.position = position
-        defaultValue = form[1] is NSNull ? nil : JSONForm.storedValue(fromJSON: form[1])
+        defaultValue = form[1] == .null ? nil : form[1]
         if form.count == 3 {
-            guard let titles = form[2] as? [String] else { return nil }
-            choiceTitles = titles
+            guard case .array(let titles) = form[2] else { return nil }
+            let texts = titles.compactMap(\.text)
+            guard texts.count == titles.count else { return nil }
+            choiceTitles = texts
         }
     }
 }

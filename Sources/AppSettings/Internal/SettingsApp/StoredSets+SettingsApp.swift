@@ -6,8 +6,7 @@ extension StoredSets {
     /// (`AppSettingsObject.settingsBundlePage()`), byte for byte. `nil` when the set carries no
     /// schema this version reads.
     package static func settingsBundlePage(of set: SettingsCodec.StoredSet, key: String, appGroup: String?) -> Data? {
-        let names = Array(set.values.keys) + set.unreadable.map(\.name)
-        guard let text = set.schemaText, let schema = StoredSchema(text: text, names: names) else { return nil }
+        guard let schema = set.storedSchema else { return nil }
         let items = SettingsBundlePage.items(
             postfix: SettingsKey(storedKey: key).postfix, properties: schema.sortedProperties)
         return SettingsBundlePage.document(items: items, appGroup: appGroup)

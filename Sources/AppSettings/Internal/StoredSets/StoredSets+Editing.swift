@@ -10,6 +10,46 @@ extension StoredSets {
     /// Thrown by an edit that changes nothing: nothing is written.
     private struct NothingToWrite: Error {}
 
+    /// What an edit knows of the stored set besides its values: its schema version and, when it
+    /// carries one, its schema (`StoredSchema`).
+    package struct EditContext {
+        /// The schema version the set was stored with.
+        package let schemaVersion: Int?
+        let schema: StoredSchema?
+        let key: String
+
+        /// Whether the set's schema says the node at `path` (a setting, then names into nested
+        /// objects and dictionaries) takes `nil`; `false` without a schema.
+        package func isOptional(_ path: [String]) -> Bool {
+            guard case .optional? = property(at: path)?.node else { return false }
+            return true
+        }
+
+        /// Throws what `update(fromJSON:)` in the app throws for `value` (as JSON gives it) at
+        /// `path`, in the same words, when the set's schema refuses it; nothing without a schema.
+        package func check(_ value: StoredValue, at path: [String]) throws(AppSettingsError) {
+            guard let property = property(at: path),
+                let problem = property.problem(with: value, path: path.joined(separator: "."))
+            else { return }
+            throw problem.error(key: key)
+        }
+
+        /// The schema's property at `path`; `nil` without a schema or where it describes none.
+        private func property(at path: [String]) -> SchemaProperty? {
+            guard let first = path.first, var property = schema?.properties[first] else { return nil }
+            for component in path.dropFirst() {
+                switch property.node.unwrapped.node {
+                case .object(let properties):
+                    guard let nested = properties.first(where: { $0.name == component }) else { return nil }
+                    property = nested
+                case .dictionary(let element): property = SchemaProperty(name: component, node: element)
+                default: return nil
+                }
+            }
+            return property
+        }
+    }
+
     /// Under the domain's exclusive lock: reads what is stored under `key`, lets `change` edit its
     /// settings (given the stored schema version, and whether the set's schema says the setting
     /// at a path may be `nil`), and writes the result through the store. A set that cannot be
@@ -18,6 +58,20 @@ extension StoredSets {
         userDefaults: UserDefaults,
         key: String,
         _ change: (inout [String: StoredValue], _ schemaVersion: Int?, _ isOptional: ([String]) -> Bool) throws -> Void
+    ) throws(AppSettingsError) {
+        try edit(userDefaults, key: key) { entries, context in
+            try change(&entries, context.schemaVersion, context.isOptional)
+        }
+    }
+
+    /// Under the domain's exclusive lock: reads what is stored under `key`, lets `change` edit its
+    /// settings (told what the set's schema says: `EditContext`), checks every changed value
+    /// against the schema, and writes the result through the store. A set that cannot be read
+    /// entirely is never rewritten; an edit that changes nothing writes nothing.
+    package static func edit(
+        _ userDefaults: UserDefaults,
+        key: String,
+        _ change: (inout [String: StoredValue], EditContext) throws -> Void
     ) throws(AppSettingsError) {
         try StoreNames.check(key: key)
         let store = SettingsStore(userDefaults: userDefaults, key: key)
@@ -29,14 +83,16 @@ extension StoredSets {
                 // The set's own schema (stored by its app since AppSettings described settings)
                 // says which settings are optional, and checks every value the edit changed; a
                 // set stored before has none.
-                let schema = set.schemaText.flatMap { StoredSchema(text: $0, names: Array(set.values.keys)) }
-                try change(&entries, set.schemaVersion.flatMap { Int(exactly: $0) }) { path in
-                    schema.map { isOptional(path, in: $0) } ?? false
-                }
+                let schema = set.storedSchema
+                try change(
+                    &entries,
+                    EditContext(schemaVersion: set.schemaVersion.flatMap { Int(exactly: $0) }, schema: schema, key: key)
+                )
                 guard entries != set.values else { throw NothingToWrite() }
-                if let schema { try check(entries, changedFrom: set.values, against: schema) }
+                if let schema { try check(entries, changedFrom: set.values, against: schema, key: key) }
                 let (data, writeID) = SettingsCodec.archive(
-                    set, replacingValuesWith: entries, schema: schema?.text(forNames: entries.keys.sorted()))
+                    set, replacingValuesWith: entries,
+                    schema: schema?.text(forNames: entries.keys.sorted(), values: entries))
                 // The store checks the size of the domain it goes into.
                 var write = SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
                 // The keys the Settings app shows hold the values written, as an app's save leaves them.
@@ -55,23 +111,6 @@ extension StoredSets {
             object.userDefaultsKey == key && (object.userDefaults === userDefaults || object.store.holds(written))
         }
         for object in others { object.storedSettingsDidChange() }
-    }
-
-    /// Whether the schema's node at `path` (a setting, then names into nested objects and
-    /// dictionaries) takes `nil`.
-    private static func isOptional(_ path: [String], in schema: StoredSchema) -> Bool {
-        guard let first = path.first, var node = schema.properties[first]?.node else { return false }
-        for component in path.dropFirst() {
-            switch node.unwrapped.node {
-            case .object(let properties):
-                guard let property = properties.first(where: { $0.name == component }) else { return false }
-                node = property.node
-            case .dictionary(let element): node = element
-            default: return false
-            }
-        }
-        if case .optional = node { return true }
-        return false
     }
 
     /// The stored set, when every setting of it can be read: a set that cannot is never rewritten.
@@ -104,13 +143,12 @@ extension StoredSets {
     private static func check(
         _ entries: [String: StoredValue],
         changedFrom stored: [String: StoredValue],
-        against schema: StoredSchema
+        against schema: StoredSchema,
+        key: String
     ) throws(AppSettingsError) {
         for (name, value) in entries.sorted(by: { $0.key < $1.key }) where stored[name] != value {
             guard let property = schema.properties[name] else { continue }  // carried over, undeclared
-            if let problem = property.problem(with: value.jsonForm, path: name) {
-                throw .invalidJSONValue(setting: problem.path, expected: problem.expected, found: problem.found)
-            }
+            if let problem = property.problem(with: value.jsonForm, path: name) { throw problem.error(key: key) }
         }
     }
 }

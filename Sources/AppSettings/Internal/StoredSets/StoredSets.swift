@@ -66,18 +66,28 @@ package enum StoredSets {
         format: SchemaFormat,
         bundleIdentifier: String
     ) -> Data? {
-        let names = Array(set.values.keys) + set.unreadable.map(\.name)
-        guard let text = set.schemaText, let schema = StoredSchema(text: text, names: names) else { return nil }
+        guard let schema = set.storedSchema else { return nil }
+        // The title is the key's postfix, as in `jsonSchema()`; the class's version where it is not
+        // the set's (sets stored by AppSettings 0.1.0 do not say it).
         let title = key.hasPrefix(keyPrefix) ? String(key.dropFirst(keyPrefix.count)) : key
         switch format {
         case .json:
             return JSONSchema.document(
                 properties: schema.sortedProperties, title: title,
-                schemaVersion: set.schemaVersion.flatMap { Int(exactly: $0) })
+                schemaVersion: schema.schemaVersion ?? set.schemaVersion.flatMap { Int(exactly: $0) })
         case .appconfig:
             return AppConfigSpecification.document(
                 properties: schema.sortedProperties, key: key, bundleIdentifier: bundleIdentifier)
         }
+    }
+
+    /// What the schema a stored set carries cannot say, in a sentence for the tool to print beside
+    /// it; `nil` when it says all that `jsonSchema()` does (or the set carries none).
+    package static func schemaNote(of set: SettingsCodec.StoredSet) -> String? {
+        guard let schema = set.storedSchema, schema.lacksDefaults else { return nil }
+        return "the set was stored by AppSettings 0.1.0, whose stored schema has no developer defaults: this "
+            + "schema has no \"default\" and its $schemaVersion is the set's "
+            + "(the app's next save stores the rest)"
     }
 
     // MARK: Files and names

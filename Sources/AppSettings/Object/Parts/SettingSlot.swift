@@ -76,8 +76,11 @@ class AnySettingSlot: @unchecked Sendable {
     var valueTypeName: String { "" }
     /// The form of the value in a JSON document (a nested settings object's is made from the object).
     var schemaNode: SchemaNode { .any }
+    /// The developer default in its stored form; `nil` when it has none (a nested settings object,
+    /// a value that cannot be encoded).
+    var defaultStoredValue: StoredValue? { nil }
     /// The developer default in its JSON form, for the schema; `nil` when it has none.
-    var defaultJSONForm: StoredValue? { nil }
+    final var defaultJSONForm: StoredValue? { defaultStoredValue?.jsonForm }
     /// Why a stored value (of the setting's type) is outside the declared range; `nil` when it is
     /// inside or there is none. Runs unlocked.
     func rangeProblem(of stored: StoredValue) -> String? { nil }
@@ -247,13 +250,13 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
 
     override var schemaNode: SchemaNode { witness.schemaNode }
 
-    override var defaultJSONForm: StoredValue? {
+    override var defaultStoredValue: StoredValue? {
         guard !holdsSettingsObject, let stored = try? witness.storedValue(of: initialValue) else {
             // A value that cannot be encoded (an NSSecureCoding class of Apple's frameworks) has
             // no default to show; saving it throws, naming the setting.
             return nil
         }
-        return stored.jsonForm
+        return stored
     }
 
     override func rangeProblem(of stored: StoredValue) -> String? {

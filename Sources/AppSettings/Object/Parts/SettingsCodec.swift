@@ -50,7 +50,8 @@ package struct SettingsCodec {
         KeyedArchiveWriter.archive(
             schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
             cloud: cloud.flatMap { $0.isEmpty ? nil : $0 },
-            schema: includingSchema ? StoredSchema.text(of: object, names: settings.keys) : nil)
+            schema: includingSchema
+                ? StoredSchema.text(of: object, settings: settings, schemaVersion: schemaVersion) : nil)
     }
 
     // MARK: Bytes to values

@@ -152,7 +152,8 @@ do {
 do {
     let whole = table.value("save 20 steps", "AppSettings synchronizeToUserDefaults(), whole")
     let plain = table.value("save 20 steps", "Codable path: PropertyListEncoder + set + synchronize()")
-    let copyOnly = table.value("save 20 steps", "Codable path + a copy flushed alongside (a save's durability)")
+    let copyOnly = table.value(
+        "save 20 steps", "Codable path + a copy flushed alongside (the durability before issue 40)")
     let durable = table.value(
         "save 20 steps", "Codable path + its domain file and a copy flushed (a save's durability)")
     goal(

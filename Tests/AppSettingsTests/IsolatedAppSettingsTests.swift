@@ -116,8 +116,7 @@ struct IsolatedAppSettingsTests {
         // Other tests' objects run at the same time: registering one of the same key, or a notice
         // that looks at every live object, reads each weak reference and so holds the instance for
         // a moment. Released means released within a bound, not at this very instant.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while released != nil, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        _ = waitUntil(seconds: 5) { released == nil }
         #expect(released == nil)
         #expect(scope.storage.all.isEmpty)
     }

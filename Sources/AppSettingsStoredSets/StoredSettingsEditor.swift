@@ -43,7 +43,7 @@ public enum StoredSettingsEditor {
         userDefaults: UserDefaults,
         key: String
     ) throws(AppSettingsError) {
-        try StoredSets.edit(userDefaults, key: key) { entries, context in
+        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, context in
             let path = try path(of: setting, in: entries, key: key)
             guard let template = entry(at: path, in: entries) else {
                 throw AppSettingsError.unknownSetting(key: key, setting: setting)
@@ -93,7 +93,7 @@ public enum StoredSettingsEditor {
         key: String
     ) throws(AppSettingsError) {
         let document = try StoredSets.jsonDocument(from: data, key: key)
-        try StoredSets.edit(userDefaults, key: key) { entries, context in
+        try StoredSets.edit(userDefaults: userDefaults, key: key) { entries, context in
             let schemaVersion = context.schemaVersion
             if let version = document.schemaVersion, version != schemaVersion ?? 0 {
                 throw AppSettingsError.migrationFailed(

@@ -51,25 +51,11 @@ extension StoredSets {
     }
 
     /// Under the domain's exclusive lock: reads what is stored under `key`, lets `change` edit its
-    /// settings (given the stored schema version, and whether the set's schema says the setting
-    /// at a path may be `nil`), and writes the result through the store. A set that cannot be
-    /// read entirely is never rewritten; an edit that changes nothing writes nothing.
-    package static func edit(
-        userDefaults: UserDefaults,
-        key: String,
-        _ change: (inout [String: StoredValue], _ schemaVersion: Int?, _ isOptional: ([String]) -> Bool) throws -> Void
-    ) throws(AppSettingsError) {
-        try edit(userDefaults, key: key) { entries, context in
-            try change(&entries, context.schemaVersion, context.isOptional)
-        }
-    }
-
-    /// Under the domain's exclusive lock: reads what is stored under `key`, lets `change` edit its
     /// settings (told what the set's schema says: `EditContext`), checks every changed value
     /// against the schema, and writes the result through the store. A set that cannot be read
     /// entirely is never rewritten; an edit that changes nothing writes nothing.
     package static func edit(
-        _ userDefaults: UserDefaults,
+        userDefaults: UserDefaults,
         key: String,
         _ change: (inout [String: StoredValue], EditContext) throws -> Void
     ) throws(AppSettingsError) {

@@ -163,7 +163,7 @@ extension AppSettingsObject {
 extension AppSettingsObject.State {
     /// Takes what a load into another object of the same class found: the stored base (the base
     /// of the next merge, the settings this class does not declare, the schema version, what
-    /// could not be read, the synced settings' cloud record) and the load's error.
+    /// could not be read, the record of synced settings) and the load's error.
     mutating func takeLoadState(of loaded: Self) {
         stored = loaded.stored
         lastLoadError = loaded.lastLoadError

@@ -178,7 +178,7 @@ extension AppSettingsObject {
     private func decode(_ data: Data, into stored: inout StoredBase) -> AppSettingsError? {
         let settings = codec.readStoredSettings(data)
         stored.schemaVersion = settings.schemaVersion
-        stored.cloudRecord = settings.cloud
+        stored.syncRecord = settings.syncRecord
         guard let entries = settings.entries else { return settings.error }
         stored.values = entries
         var problems = settings.problems

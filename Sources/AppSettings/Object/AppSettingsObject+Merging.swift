@@ -39,29 +39,32 @@ extension AppSettingsObject {
     }
 
     /// Decides what to write, from `snapshot` and what is stored now (read under the domain's lock).
-    func merged(_ snapshot: Snapshot, with stored: PreferencesValue?) throws -> SettingsStore.Write<WriteDecision> {
+    func merged(
+        _ snapshot: Snapshot, cloud: CloudSnapshot, with stored: PreferencesValue?
+    ) throws -> SettingsStore.Write<WriteDecision> {
         switch stored {
         case nil:
             // Nothing stored (never written, or removed): this object's set as it is.
-            return try written(snapshot, backup: nil)
+            return try written(snapshot, cloud: cloud, backup: nil)
         case .data(let bytes) where bytes == snapshot.stored.data:
             // Nobody else wrote since the last load or save: nothing to merge.
-            return try written(snapshot, backup: snapshot.stored.unreadable)
+            return try written(snapshot, cloud: cloud, backup: snapshot.stored.unreadable)
         case .other:
             // Not a settings set: kept under a backup key, never merged into.
-            return try written(snapshot, backup: stored)
+            return try written(snapshot, cloud: cloud, backup: stored)
         case .data(let bytes):
             let storedSettings = codec.readStoredSettings(bytes)
             guard let entries = storedSettings.entries, storedSettings.error == nil else {
                 // Unreadable: kept under a backup key and replaced, as after a failed load.
-                return try written(snapshot, backup: stored)
+                return try written(snapshot, cloud: cloud, backup: stored)
             }
-            return try merged(snapshot, with: entries, storedSettings: storedSettings, bytes: bytes)
+            return try merged(snapshot, cloud: cloud, with: entries, storedSettings: storedSettings, bytes: bytes)
         }
     }
 
     private func merged(
         _ snapshot: Snapshot,
+        cloud: CloudSnapshot,
         with entries: [String: StoredValue],
         storedSettings: SettingsCodec.StoredSettings,
         bytes: Data
@@ -85,7 +88,6 @@ extension AppSettingsObject {
             scratch.fill(from: snapshot)
             _ = scratch.fill(fromStored: fromStore) { problems.append($0) }
             source = scratch.takeSnapshot()
-            source.cloud = snapshot.cloud
             mergedObject = scratch
         }
         let declared = Set(storedSettingNames)
@@ -95,8 +97,9 @@ extension AppSettingsObject {
         // Stored settings this version cannot use are kept under a backup key; the rest is merged.
         var result = try written(
             source,
+            cloud: cloud,
             backup: problems.error(key: userDefaultsKey) == nil ? nil : .data(bytes),
-            mergingCloudRecord: storedSettings.cloud
+            mergingCloudRecord: .some(CloudRecord.decoded(storedSettings.syncRecord))
         )
         result.decision.merged = mergedObject
         result.decision.conflicts = changedOnBothSides.filter { result.decision.settings[$0] != entries[$0] }
@@ -108,15 +111,17 @@ extension AppSettingsObject {
     /// `mergingCloudRecord` is the stored set's, when another writer stored it since the base.
     private func written(
         _ snapshot: Snapshot,
+        cloud: CloudSnapshot,
         backup: PreferencesValue?,
         mergingCloudRecord storedCloudRecord: CloudRecord?? = nil
     ) throws -> SettingsStore.Write<WriteDecision> {
         let settings = try codec.encodedSettings(snapshot)
-        var cloudRecord = cloudRecordToWrite(snapshot.cloud, storedRecord: storedCloudRecord)
-        let pushes = plannedPushes(snapshot.cloud, record: &cloudRecord, settings: settings)
+        var cloudRecord = cloudRecordToWrite(cloud, storedRecord: storedCloudRecord)
+        let pushes = plannedPushes(cloud, record: &cloudRecord, settings: settings)
         let writeID = Int64.random(in: 1...Int64.max)
         let schemaVersion = snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion)
-        let data = codec.archive(settings, schemaVersion: schemaVersion, writeID: writeID, cloud: cloudRecord)
+        let data = codec.archive(
+            settings, schemaVersion: schemaVersion, writeID: writeID, syncRecord: cloudRecord?.archived)
         var decision = WriteDecision(
             stored: StoredBase(
                 data: data,
@@ -124,13 +129,13 @@ extension AppSettingsObject {
                 unknownValues: snapshot.stored.unknownValues,
                 schemaVersion: schemaVersion,
                 unreadable: nil,
-                cloudRecord: cloudRecord
+                syncRecord: cloudRecord?.archived
             )
         )
         decision.cloudFailures = pushes.failures
         var write = SettingsStore.Write(data: data, writeID: writeID, backup: backup, decision: decision)
         // A change not sent now (signed out, another account) is sent at a later check.
-        if let sync = snapshot.cloud.sync, !pushes.values.isEmpty || !snapshot.cloud.changed.isEmpty {
+        if let sync = cloud.sync, !pushes.values.isEmpty || !cloud.changed.isEmpty {
             write.willWrite = { sync.send(pushes.values) }
         }
         return write

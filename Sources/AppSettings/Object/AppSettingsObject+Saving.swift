@@ -55,12 +55,18 @@ extension AppSettingsObject {
         if !forcing { try pullIfAccountChanged() }
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
         let synchronization: FinishedSave? = try withSynchronizationLock {
-            let snapshot = takeSnapshot()
+            // The synced settings' part of the moment is taken with it, under the same lock.
+            let (snapshot, cloud) = takeSnapshot { state in
+                CloudSnapshot(
+                    record: state.stored.cloudRecord,
+                    sync: state.cloud.sync,
+                    changed: state.cloud.changesCameFromCloud ? [] : syncedSettingsChanged(in: state))
+            }
             // Changed since the check above? Another thread may have synchronized meanwhile.
             guard forcing || snapshot.changes.hasUnsavedChanges else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
             let (backupKey, decision) = try store.write { stored in
-                try showingSettingsAppValues(merged(snapshot, with: stored))
+                try showingSettingsAppValues(merged(snapshot, cloud: cloud, with: stored))
             }
             markSaved(snapshot)
             settingsAppDidSave()
@@ -101,23 +107,26 @@ extension AppSettingsObject {
 
     /// The values and the stored base of this moment (nested objects' too), taken under the lock.
     func takeSnapshot() -> Snapshot {
-        var snapshot = _state.withLock { state in
-            Snapshot(
-                changes: state.changes,
-                values: slots.map { $0.nestedObject != nil ? nil : $0.anyValue },
-                nested: [:],
-                stored: state.stored,
-                cloud: CloudSnapshot(
-                    record: state.stored.cloudRecord,
-                    sync: state.cloud.sync,
-                    changed: state.cloud.changesCameFromCloud ? [] : syncedSettingsChanged(in: state)
-                )
+        takeSnapshot { _ in () }.snapshot
+    }
+
+    /// ``takeSnapshot()`` with what `extra` takes of this object's state in the same moment.
+    private func takeSnapshot<Extra>(alsoTaking extra: (State) -> Extra) -> (snapshot: Snapshot, extra: Extra) {
+        var (snapshot, taken) = _state.withLock { state in
+            (
+                Snapshot(
+                    changes: state.changes,
+                    values: slots.map { $0.nestedObject != nil ? nil : $0.anyValue },
+                    nested: [:],
+                    stored: state.stored
+                ),
+                extra(state)
             )
         }
         for slot in slots {
             if let nested = slot.nestedObject?.takeSnapshot() { snapshot.nested[slot.index] = nested }
         }
-        return snapshot
+        return (snapshot, taken)
     }
 
     /// The synced settings changed since the last load or save.

@@ -26,7 +26,7 @@ extension AppSettingsObject {
         return codec.archive(
             try codec.encodedSettings(snapshot),
             schemaVersion: snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion),
-            cloud: snapshot.cloud.record, includingSchema: false)
+            syncRecord: snapshot.stored.syncRecord, includingSchema: false)
     }
 
     /// What the store holds under this object's key, read as a load reads it. For the

@@ -40,7 +40,8 @@ enum ArchiveFormat {
     /// write reached both, which is how a writer finds the other objects of its store.
     static let writeIDField = "$writeID"
     /// The record of synced settings: per setting the version of its value, the versions iCloud
-    /// refused, the account they belong to (see `CloudRecord`).
+    /// refused, the account they belong to (see `CloudRecord`). The archive reads and writes it
+    /// whole, as an ``ArchivedSyncRecord``, and never looks inside.
     static let cloudBaseField = "$cloudBase"
     /// The first format's synced settings changed here and not sent yet: read and ignored.
     static let cloudPendingField = "$cloudPending"
@@ -75,4 +76,14 @@ package struct ArchiveFormatError: Error, CustomStringConvertible {
 
     /// The archive's error for bytes that are not a property list it can read (same text).
     init(_ error: PropertyListFormatError) { self.description = error.description }
+}
+
+/// The record of synced settings as a stored set holds it (``ArchiveFormat/cloudBaseField``): read
+/// and written whole by the archive, carried unread by the codec and the object's stored base from
+/// a load to the next save, interpreted only by the sync coordinator (`Internal/Cloud`,
+/// `CloudRecord(archived:)`).
+struct ArchivedSyncRecord: Equatable {
+    /// The value tree under `$cloudBase`; `nil` for a set of the first format that has only
+    /// `$cloudPending` (read and ignored), or a record with nothing to store: nothing is written.
+    var tree: StoredValue?
 }

@@ -30,7 +30,7 @@ struct KeyedArchiveWriter {
         schemaVersion: Int64,
         writeID: Int64 = .random(in: 1...Int64.max),
         settings: [String: StoredValue],
-        cloud: CloudRecord? = nil,
+        syncRecord: ArchivedSyncRecord? = nil,
         schema: String? = nil
     ) -> Data {
         var writer = KeyedArchiveWriter()
@@ -45,9 +45,9 @@ struct KeyedArchiveWriter {
         fields.append(
             (writer.plist.add(.string(ArchiveFormat.schemaVersionField)), writer.plist.add(.integer(schemaVersion))))
         fields.append((writer.plist.add(.string(ArchiveFormat.writeIDField)), writer.plist.add(.integer(writeID))))
-        if let cloud, !cloud.isEmpty {
+        if let tree = syncRecord?.tree {
             let key = writer.plist.add(.string(ArchiveFormat.cloudBaseField))
-            fields.append((key, writer.reference(writer.encode(cloud.storedValue))))
+            fields.append((key, writer.reference(writer.encode(tree))))
         }
         if let schema {
             let key = writer.plist.add(.string(ArchiveFormat.schemaField))

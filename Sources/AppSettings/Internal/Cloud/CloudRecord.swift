@@ -268,3 +268,33 @@ package enum CloudLimits {
         return nil
     }
 }
+
+// The record as the archive carries it: the object's stored base and the codec hold an
+// `ArchivedSyncRecord` they never look into; the coordinator reads and writes it here.
+extension CloudRecord {
+    /// The record a stored set carries: `nil` when it carries none, or one that cannot be read
+    /// (logged; the next change notice takes the cloud's values as a new device does).
+    static func decoded(_ archived: ArchivedSyncRecord?) -> CloudRecord? {
+        guard let archived else { return nil }
+        guard let tree = archived.tree else { return CloudRecord() }
+        do {
+            return try CloudRecord(storedValue: tree)
+        } catch {
+            Log.error("the stored record of synced settings could not be read (\(error)); it is rebuilt")
+            return nil
+        }
+    }
+
+    /// The record as the archive stores it; an empty one stores nothing.
+    var archived: ArchivedSyncRecord {
+        ArchivedSyncRecord(tree: isEmpty ? nil : storedValue)
+    }
+}
+
+extension StoredBase {
+    /// The stored set's record of synced settings, read from (and written to) what the base carries.
+    var cloudRecord: CloudRecord? {
+        get { CloudRecord.decoded(syncRecord) }
+        set { syncRecord = newValue?.archived }
+    }
+}

@@ -22,7 +22,7 @@ class AnySettingSlot: @unchecked Sendable {
     final let explicitStoredName: String?
     /// The key a per-key library stored this setting under before the app adopted AppSettings.
     final let legacyKey: String?
-    /// Whether the setting is synced through a cloud key-value store (`@Setting(syncs: true)`).
+    /// Whether the setting is synced across the devices of an account (`@Setting(syncs: true)`).
     final let syncs: Bool
     /// Whether the value type is a settings object (a nested one), known without a cast.
     final let holdsSettingsObject: Bool

@@ -17,8 +17,8 @@ extension SettingsCodec {
         package var unreadable: [(name: String, reason: String)] = []
         /// The `$schema` text, when the set carries one (see `StoredSchema`); read only on request.
         package var schemaText: String?
-        /// The record of synced settings (`$cloudBase`), kept as it is by a write back.
-        var cloud: CloudRecord?
+        /// The record of synced settings, kept as it is by a write back.
+        var syncRecord: ArchivedSyncRecord?
 
         package init() {}
     }
@@ -37,7 +37,7 @@ extension SettingsCodec {
         set.values = values.values
         set.unreadable = values.unreadable.map { ($0.name, $0.error.description) }
         set.schemaText = values.schemaText
-        set.cloud = values.cloud
+        set.syncRecord = values.syncRecord
         return set
     }
 
@@ -50,7 +50,7 @@ extension SettingsCodec {
     ) -> (data: Data, writeID: Int64) {
         let writeID = Int64.random(in: 1...Int64.max)
         let data = KeyedArchiveWriter.archive(
-            schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: values, cloud: set.cloud,
+            schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: values, syncRecord: set.syncRecord,
             schema: schema)
         return (data, writeID)
     }

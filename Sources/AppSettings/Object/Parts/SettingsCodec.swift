@@ -35,7 +35,7 @@ package struct SettingsCodec {
         archive(
             try encodedSettings(snapshot),
             schemaVersion: snapshot.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion),
-            cloud: snapshot.cloud.record)
+            syncRecord: snapshot.stored.syncRecord)
     }
 
     /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
@@ -44,12 +44,12 @@ package struct SettingsCodec {
         _ settings: [String: StoredValue],
         schemaVersion: Int,
         writeID: Int64 = .random(in: 1...Int64.max),
-        cloud: CloudRecord? = nil,
+        syncRecord: ArchivedSyncRecord? = nil,
         includingSchema: Bool = true
     ) -> Data {
         KeyedArchiveWriter.archive(
             schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
-            cloud: cloud.flatMap { $0.isEmpty ? nil : $0 },
+            syncRecord: syncRecord,
             schema: includingSchema
                 ? StoredSchema.text(of: object, settings: settings, schemaVersion: schemaVersion) : nil)
     }
@@ -67,8 +67,8 @@ package struct SettingsCodec {
         var problems = LoadProblems()
         /// Why the archive, or its migration, failed (`entries` then holds the unmigrated values).
         var error: AppSettingsError?
-        /// The synced settings' cloud values, when the set has them.
-        var cloud: CloudRecord?
+        /// The record of synced settings, when the set has one (carried unread).
+        var syncRecord: ArchivedSyncRecord?
     }
 
     func readStoredSettings(_ data: Data) -> StoredSettings {
@@ -79,7 +79,7 @@ package struct SettingsCodec {
             let set = try Self.readStoredSet(data)
             result.schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
             entries = set.values
-            result.cloud = set.cloud
+            result.syncRecord = set.syncRecord
             for (name, reason) in set.unreadable {
                 result.problems.append(setting: name, reason: reason)
             }

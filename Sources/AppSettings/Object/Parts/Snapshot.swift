@@ -9,7 +9,6 @@ struct Snapshot {
     var nested: [Int: Snapshot]
     /// What the store held after the last load or save, as the object knew it then.
     var stored: StoredBase
-    var cloud = CloudSnapshot()
 
     /// Makes the snapshot's moment the last load or save (nested objects' too), so that what
     /// is adopted over it leaves every setting changed since untouched.

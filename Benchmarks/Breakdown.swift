@@ -28,23 +28,25 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
     let settings = Settings(userDefaults: suite.defaults)
     settings.makeDirty()
     try settings.synchronizeToUserDefaults()
-    guard let stored = try settings._readStoredBytes() else {
+    guard let stored = try TestingHooks(object: settings).readStoredBytes() else {
         fatalError("\(Settings.self) stored nothing")
     }
-    let entries = settings._decodedSettings(fromStoredBytes: stored)
+    let entries = TestingHooks(object: settings).decodedSettings(fromStoredBytes: stored)
     guard entries.count == count else { fatalError("\(Settings.self) decoded \(entries.count) of \(count) settings") }
     // The write step writes into a suite of its own, so that the whole saves above find what
     // they last wrote (no merge).
     let writer = Settings(userDefaults: writeSuite.defaults)
     writer.makeDirty()
     try writer.synchronizeToUserDefaults()
-    guard let written = try writer._readStoredBytes() else { fatalError("\(Settings.self) stored nothing") }
+    guard let written = try TestingHooks(object: writer).readStoredBytes() else {
+        fatalError("\(Settings.self) stored nothing")
+    }
     let samples = setSamples(count)
 
     /// A sample of one step on a new object that has not loaded (made untimed).
     func onUnloadedObject(_ step: @escaping (AppSettingsObject) -> Int) -> () -> Double {
         {
-            let object = settings._newUnloadedObject()
+            let object = TestingHooks(object: settings).newUnloadedObject()
             var result = 0
             let time = nanoseconds { result = step(object) }
             blackHole(result)
@@ -72,30 +74,30 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
             },
             Contender(name: "1 attach the slots (a new object, made as a scratch copy)") {
                 var object: AppSettingsObject?
-                let time = nanoseconds { object = settings._newUnloadedObject() }
+                let time = nanoseconds { object = TestingHooks(object: settings).newUnloadedObject() }
                 blackHole(object == nil ? 0 : 1)
                 return time
             },
             Contender(name: "2 read the stored bytes (store, shared lock)") {
                 suite.defaults.synchronize()
-                return try nanoseconds { blackHole(try settings._readStoredBytes()?.count ?? 0) }
+                return try nanoseconds { blackHole(try TestingHooks(object: settings).readStoredBytes()?.count ?? 0) }
             },
             Contender(name: "3 decode the archive (defensive reader, migration)") {
-                nanoseconds { blackHole(settings._decodedSettings(fromStoredBytes: stored).count) }
+                nanoseconds { blackHole(TestingHooks(object: settings).decodedSettings(fromStoredBytes: stored).count) }
             },
             Contender(
                 name: "4 apply: convert, validate, checkAfterDecode",
-                sample: onUnloadedObject { $0._applyAsLoaded(entries) }),
+                sample: onUnloadedObject { TestingHooks(object: $0).applyAsLoaded(entries) }),
             Contender(
                 name: "5 overrides: arguments, environment, managed",
                 sample: onUnloadedObject {
-                    $0._applyOverridesAsAtInitialization()
+                    TestingHooks(object: $0).applyOverridesAsAtInitialization()
                     return 1
                 }),
             Contender(
                 name: "6 publish: store registry, store watcher",
                 sample: onUnloadedObject {
-                    $0._publishAsAtInitialization()
+                    TestingHooks(object: $0).publishAsAtInitialization()
                     return 1
                 }),
         ],
@@ -147,14 +149,14 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
             },
             Contender(name: "1 snapshot") {
                 settings.makeDirty()
-                return nanoseconds { blackHole(settings._snapshotValueCount()) }
+                return nanoseconds { blackHole(TestingHooks(object: settings).snapshotValueCount()) }
             },
             Contender(name: "2 snapshot, encode and archive") {
                 settings.makeDirty()
-                return try nanoseconds { blackHole(try settings._archivedBytes().count) }
+                return try nanoseconds { blackHole(try TestingHooks(object: settings).archivedBytes().count) }
             },
             Contender(name: "3 write: lock, re-read, UserDefaults, recovery copy") {
-                try nanoseconds { try writer._writeStoredBytes(written) }
+                try nanoseconds { try TestingHooks(object: writer).writeStoredBytes(written) }
             },
         ],
         samples: samples,

@@ -11,17 +11,17 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLoad(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
-    let (copy, error) = fuzzTemplate._loadCopy(fromStoredBytes: data)
+    let (copy, error) = TestingHooks(object: fuzzTemplate).loadCopy(fromStoredBytes: data)
     _ = error?.description
     _ = copy.description
     _ = copy.dictionaryRepresentation()
     _ = copy.hash
-    guard let archived = try? copy._archivedBytes() else { return 0 }
-    let (again, againError) = fuzzTemplate._loadCopy(fromStoredBytes: archived)
+    guard let archived = try? TestingHooks(object: copy).archivedBytes() else { return 0 }
+    let (again, againError) = TestingHooks(object: fuzzTemplate).loadCopy(fromStoredBytes: archived)
     if let againError {
         fatalError("the library could not load its own archive of a loaded state: \(againError)\nstate: \(copy)")
     }
-    guard let rearchived = try? again._archivedBytes() else {
+    guard let rearchived = try? TestingHooks(object: again).archivedBytes() else {
         fatalError("a state loaded from the library's own archive could not be archived: \(again)")
     }
     let first = canonicalSettings(archived)

@@ -21,7 +21,7 @@ enum GenerateCorpus {
 
         // The library's own archives.
         let settings = fuzzTemplate.copy() as! FuzzSettings
-        try save("library-defaults", settings._archivedBytes())
+        try save("library-defaults", TestingHooks(object: settings).archivedBytes())
         settings.bool = true
         settings.int = -42
         settings.int8 = 7
@@ -60,17 +60,17 @@ enum GenerateCorpus {
         listed.volume = 1
         settings.nestedList = [listed, FuzzNestedSettings(userDefaults: fuzzTemplate.userDefaults)]
         settings.storedUnderAnotherName = 11
-        try save("library-all-set", settings._archivedBytes())
+        try save("library-all-set", TestingHooks(object: settings).archivedBytes())
 
         settings.strings = (0..<40).map { "element \($0)" }
         settings.doubles = Dictionary(uniqueKeysWithValues: (0..<30).map { ("key\($0)", $0) })
         settings.data = Data(repeating: 0xAB, count: 300)
-        try save("library-larger", settings._archivedBytes())
+        try save("library-larger", TestingHooks(object: settings).archivedBytes())
 
         let few = fuzzTemplate.copy() as! FuzzSettings
         few.string = "only a string"
         few.theme = .system
-        try save("library-few", few._archivedBytes())
+        try save("library-few", TestingHooks(object: few).archivedBytes())
 
         // Foundation's archiver, same layout: other class names (NSMutableDictionary, NSString
         // objects), other object order.

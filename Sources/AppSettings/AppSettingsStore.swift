@@ -191,5 +191,5 @@ extension AppSettingsObject {
     }
 
     /// Where this object keeps its set.
-    public final var settingsStore: AppSettingsStore { store.location }
+    public final var settingsStore: AppSettingsStore { binding.store.location }
 }

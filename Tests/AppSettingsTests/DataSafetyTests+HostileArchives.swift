@@ -162,7 +162,7 @@ extension DataSafetyTests {
         let array = archive.object("NSArray", ["NS.objects": .references(Array(repeating: text, count: 20_000))])
         let root = archive.settingsRoot(["strings": array])
         let template = AllTypesSettings(userDefaults: suite.userDefaults)
-        let (loaded, error) = template._loadCopy(fromStoredBytes: archive.finish(root: root))
+        let (loaded, error) = TestingHooks(object: template).loadCopy(fromStoredBytes: archive.finish(root: root))
         #expect(error == nil)
         var strings = try #require(loaded as? AllTypesSettings).strings
         #expect(strings.count == 20_000)
@@ -180,7 +180,7 @@ extension DataSafetyTests {
         let date = archive.object("NSDate", ["NS.time": .plain(.double(time))])
         let root = archive.settingsRoot(["date": date, "string": archive.add(.string("loaded"))])
         let template = AllTypesSettings(userDefaults: suite.userDefaults)
-        let (loaded, error) = template._loadCopy(fromStoredBytes: archive.finish(root: root))
+        let (loaded, error) = TestingHooks(object: template).loadCopy(fromStoredBytes: archive.finish(root: root))
         let settings = try #require(loaded as? AllTypesSettings)
         #expect(settings.string == "loaded")
         #expect(settings.date == Date(timeIntervalSinceReferenceDate: 0))

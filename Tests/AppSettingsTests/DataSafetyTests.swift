@@ -10,7 +10,8 @@ struct DataSafetyTests {
     let suite = TemporarySuite()
 
     func load(_ bytes: Data) -> (MySettings, AppSettingsError?) {
-        let (copy, error) = MySettings(userDefaults: suite.userDefaults)._loadCopy(fromStoredBytes: bytes)
+        let (copy, error) = TestingHooks(object: MySettings(userDefaults: suite.userDefaults)).loadCopy(
+            fromStoredBytes: bytes)
         return (copy as! MySettings, error)
     }
 
@@ -25,7 +26,7 @@ struct DataSafetyTests {
         settings.soundLevel = 0.9
         settings.theme = .dark
         settings.constellation = "Lyra"
-        return try settings._archivedBytes()
+        return try TestingHooks(object: settings).archivedBytes()
     }
 
     @Test(arguments: [

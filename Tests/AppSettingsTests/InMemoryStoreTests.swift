@@ -73,7 +73,7 @@ final class LegacyTheme: AppSettingsObject, @unchecked Sendable {
 extension AppSettingsObject {
     /// A save that writes even a clean object, for tests.
     func synchronizeToUserDefaults(forcing: Bool) throws {
-        try synchronize(forcing: forcing)
+        try ledger.synchronize(forcing: forcing)
     }
 }
 

@@ -63,7 +63,7 @@ import Testing
 
         @Test("dump --file of a domain file (binary and XML) and of an archive")
         func fileDump() throws {
-            let bytes = try storedAudio()._archivedBytes()
+            let bytes = try TestingHooks(object: storedAudio()).archivedBytes()
             for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
                 let domain = try PropertyListSerialization.data(
                     fromPropertyList: ["AppSettings.AudioSettings": bytes, "other": "x"], format: format, options: 0)
@@ -84,7 +84,7 @@ import Testing
 
         @Test("a damaged or missing file, a key with no set, wrong arguments: non-zero, one line on stderr")
         func failures() throws {
-            let bytes = try storedAudio()._archivedBytes()
+            let bytes = try TestingHooks(object: storedAudio()).archivedBytes()
             let damaged = try file("damaged.archive", bytes.prefix(bytes.count - 10))
             try expectFailure(["dump", "--file", damaged.path], mentioning: damaged.path)
             let garbage = try file("garbage.plist", Data("<plist><dict><key>".utf8))

@@ -174,7 +174,7 @@ struct RecoveryCopyTests {
             writer.theme = .dark
             try writer.synchronizeToUserDefaults()
             let url = try #require(writer.settingsStore.recoveryCopyURL(forKey: writer.userDefaultsKey))
-            try writer._archivedBytes().write(to: url)
+            try TestingHooks(object: writer).archivedBytes().write(to: url)
             suite.userDefaults.removeObject(forKey: writer.userDefaultsKey)
             suite.userDefaults.synchronize()
 

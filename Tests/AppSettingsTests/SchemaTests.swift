@@ -136,7 +136,7 @@ struct SchemaTests {
         let properties = try #require(schema["properties"] as? [String: [String: Any]])
         #expect(
             Set(properties.keys)
-                == Set(SchemaSettings(userDefaults: suite.userDefaults).storedSettingNames + ["$schemaVersion"]))
+                == Set(SchemaSettings(userDefaults: suite.userDefaults).ledger.storedSettingNames + ["$schemaVersion"]))
         let soundLevel = try #require(properties["soundLevel"])
         #expect(soundLevel["minimum"] as? Double == 0 && soundLevel["maximum"] as? Double == 1)
         #expect(soundLevel["description"] as? String == "Volume of sound effects")
@@ -161,7 +161,7 @@ struct SchemaTests {
     @Test("the schema's own check agrees with update(fromJSON:) on every bad document and the export")
     func schemaCheckAgrees() throws {
         let settings = SchemaSettings(userDefaults: suite.userDefaults)
-        let properties = settings.schemaProperties()
+        let properties = settings.forms.schemaProperties()
         func problem(_ json: Data) throws -> SchemaProblem? {
             let document = try JSONForm.document(from: json, key: "")
             return SchemaNode.problem(with: document.entries, properties: properties, prefix: "")
@@ -228,7 +228,7 @@ struct SchemaTests {
         let names = read.values.keys.sorted()
         #expect(
             schema.text(forNames: names, values: read.values)
-                == StoredSchema(settings.schemaProperties()).text(forNames: names, values: read.values))
+                == StoredSchema(settings.forms.schemaProperties()).text(forNames: names, values: read.values))
         #expect(text == schema.text(forNames: names, values: read.values))
         #expect(schema.properties.keys.sorted() == names)
         #expect(try KeyedArchiveReader.settingsValues(of: data).schemaText == nil)
@@ -282,7 +282,8 @@ struct SchemaTests {
         let settings = SchemaSettings(userDefaults: suite.userDefaults)
         let xml = String(
             decoding: AppConfigSpecification.document(
-                properties: settings.schemaProperties(), key: settings.userDefaultsKey, bundleIdentifier: "com.example"),
+                properties: settings.forms.schemaProperties(), key: settings.userDefaultsKey,
+                bundleIdentifier: "com.example"),
             as: UTF8.self)
         #expect(xml.contains(#"<float keyName="AppSettings.SchemaSettings.soundLevel">"#))
         #expect(xml.contains(#"<constraint min="0" max="1"/>"#), "\(xml)")

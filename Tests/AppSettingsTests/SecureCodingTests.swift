@@ -21,7 +21,8 @@ struct SecureCodingTests {
     @Test func aTagRoundTripsThroughTheStore() throws {
         let settings = AllTypesSettings(userDefaults: suite.userDefaults)
         settings.tag = Tag(name: "important")
-        let (loaded, error) = settings._loadCopy(fromStoredBytes: try settings._archivedBytes())
+        let (loaded, error) = TestingHooks(object: settings).loadCopy(
+            fromStoredBytes: try TestingHooks(object: settings).archivedBytes())
         #expect(error == nil)
         #expect((loaded as? AllTypesSettings)?.tag.name == "important")
     }
@@ -53,7 +54,7 @@ struct SecureCodingTests {
             "tag": archive.add(.data(tagArchive)), "string": archive.add(.string("kept")),
         ])
         let template = AllTypesSettings(userDefaults: suite.userDefaults)
-        let (loaded, error) = template._loadCopy(fromStoredBytes: archive.finish(root: root))
+        let (loaded, error) = TestingHooks(object: template).loadCopy(fromStoredBytes: archive.finish(root: root))
         let settings = loaded as? AllTypesSettings
         #expect(settings?.tag.name == "none")
         #expect(settings?.string == "kept")

@@ -110,7 +110,7 @@ struct SettingValueTests {
     @Test func whatTheLibraryWritesFoundationReads() throws {
         let settings = AllTypesSettings(userDefaults: suite.userDefaults)
         Self.fill(settings)
-        let bytes = try settings._archivedBytes()
+        let bytes = try TestingHooks(object: settings).archivedBytes()
         #expect(try StoredSetContents(bytes).formatVersion == 2)
         // Foundation's own unarchiver, through an NSCoding class that knows the settings:
         // numbers and Booleans with the typed decoders, everything else as Foundation objects.
@@ -223,7 +223,7 @@ struct SettingValueTests {
         -> AllTypesSettings
     {
         let template = AllTypesSettings(userDefaults: suite.userDefaults)
-        let (loaded, error) = template._loadCopy(fromStoredBytes: bytes)
+        let (loaded, error) = TestingHooks(object: template).loadCopy(fromStoredBytes: bytes)
         #expect(error == nil, sourceLocation: sourceLocation)
         Self.expectFilled(try #require(loaded as? AllTypesSettings), sourceLocation: sourceLocation)
         suite.userDefaults.set(bytes, forKey: template.userDefaultsKey)

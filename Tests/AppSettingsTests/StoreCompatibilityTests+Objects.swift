@@ -124,7 +124,7 @@ extension StoreCompatibilityTests {
         if damage == .damagedBytes {
             let writer = MySettings(store: fresh.store)
             writer.theme = .dark
-            var bytes = try writer._archivedBytes()
+            var bytes = try TestingHooks(object: writer).archivedBytes()
             bytes[bytes.count / 2] ^= 0xFF
             bytes.removeLast(10)
             value = bytes

@@ -18,7 +18,7 @@ import Testing
             // another test's live object keeps the watch running: then inotify tells).
             let other = MySettings(userDefaults: suite.another())
             other.theme = .dark
-            let bytes = try other.codec.archive(other.takeSnapshot())
+            let bytes = try SettingsCodec(object: other).archive(other.ledger.takeSnapshot())
             let copy = try #require(settings.settingsStore.recoveryCopyURL(forKey: settings.userDefaultsKey))
             try FileManager.default.createDirectory(
                 at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -35,7 +35,7 @@ import Testing
         private func archive(_ theme: Theme) throws -> Data {
             let other = MySettings(userDefaults: suite.another())
             other.theme = theme
-            return try other.codec.archive(other.takeSnapshot())
+            return try SettingsCodec(object: other).archive(other.ledger.takeSnapshot())
         }
 
         private func writeAsAnotherProcess(_ bytes: Data, for settings: MySettings) throws {

@@ -86,7 +86,8 @@ struct StoredSettingsInspectorTests {
     @Test("an archive's bytes, and a set asked for by its full key or its postfix")
     func archiveBytesAndKeys() throws {
         let settings = try storedAllTypes()
-        let values = try StoredSettingsInspector.jsonObject(ofArchive: try settings._archivedBytes())
+        let values = try StoredSettingsInspector.jsonObject(
+            ofArchive: try TestingHooks(object: settings).archivedBytes())
         Self.expectAllTypes(values)
         for key in ["AppSettings.AllTypesSettings", "AllTypesSettings"] {
             let sets = StoredSettingsInspector.jsonObject(of: suite.userDefaults, key: key)
@@ -122,7 +123,7 @@ struct StoredSettingsInspectorTests {
 
     @Test("damaged bytes throw unreadableArchive with the key; one unreadable setting is marked alone")
     func damagedArchives() throws {
-        let bytes = try AudioSettings(userDefaults: suite.userDefaults)._archivedBytes()
+        let bytes = try TestingHooks(object: AudioSettings(userDefaults: suite.userDefaults)).archivedBytes()
         for damaged in [Data(), Data("not an archive".utf8), bytes.prefix(bytes.count / 2), Data(bytes.reversed())] {
             #expect {
                 _ = try StoredSettingsInspector.jsonObject(ofArchive: damaged, key: "AppSettings.Audio")
@@ -146,7 +147,7 @@ struct StoredSettingsInspectorTests {
 
     @Test("a domain: settings keys holding Data; backups listed; other values only when asked for")
     func domainDictionary() throws {
-        let bytes = try AudioSettings(userDefaults: suite.userDefaults)._archivedBytes()
+        let bytes = try TestingHooks(object: AudioSettings(userDefaults: suite.userDefaults)).archivedBytes()
         let domain: [String: Any] = [
             "AppSettings.Audio": bytes,
             "AppSettings.Audio.unreadable-1700000000000": Data("damaged".utf8),
@@ -164,7 +165,7 @@ struct StoredSettingsInspectorTests {
 
     @Test("a file's contents: a binary or XML domain file, or an archive, told apart by content")
     func fileContents() throws {
-        let bytes = try AudioSettings(userDefaults: suite.userDefaults)._archivedBytes()
+        let bytes = try TestingHooks(object: AudioSettings(userDefaults: suite.userDefaults)).archivedBytes()
         let domain: [String: Any] = ["AppSettings.Audio": bytes, "AppSettings.Other": bytes, "count": 3]
         for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
             let file = try PropertyListSerialization.data(fromPropertyList: domain, format: format, options: 0)
@@ -182,7 +183,8 @@ struct StoredSettingsInspectorTests {
         let louder = AudioSettings(userDefaults: suite.userDefaults)
         louder.volume = 9
         guard case .replace(let first) = RecoveryCopyFormat.write(bytes, over: nil),
-            case .inPlace(let offset, let slot) = RecoveryCopyFormat.write(try louder._archivedBytes(), over: first)
+            case .inPlace(let offset, let slot) = RecoveryCopyFormat.write(
+                try TestingHooks(object: louder).archivedBytes(), over: first)
         else {
             Issue.record("a copy is made, then written in place")
             return

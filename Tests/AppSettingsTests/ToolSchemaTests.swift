@@ -33,7 +33,7 @@ final class RenamedSchemaSettings: AppSettingsObject, @unchecked Sendable {
         private func schemas<Settings: AppSettingsObject>(
             of settings: Settings
         ) throws -> (printed: Data, expected: Data) {
-            _ = try settings.synchronize(forcing: true)
+            _ = try settings.ledger.synchronize(forcing: true)
             let data = try #require(suite.storedObject(forKey: settings.userDefaultsKey) as? Data)
             let printed = try #require(
                 try StoredSettingsInspector.schema(ofArchive: data, key: settings.userDefaultsKey, format: .json))
@@ -60,7 +60,7 @@ final class RenamedSchemaSettings: AppSettingsObject, @unchecked Sendable {
         @Test("the tool's schema command prints jsonSchema() byte for byte, also after the tool's own edit")
         func schemaCommand() throws {
             let key = ["--suite", suite.name, "--key", "RenamedForStorage"]
-            _ = try RenamedSchemaSettings(userDefaults: suite.userDefaults).synchronize(forcing: true)
+            _ = try RenamedSchemaSettings(userDefaults: suite.userDefaults).ledger.synchronize(forcing: true)
             var result = try Inspector.run(["schema"] + key)
             #expect(result.status == 0, "\(result.errors)")
             #expect(Data(result.output.utf8) == RenamedSchemaSettings.jsonSchema(), "\(result.output)")
@@ -74,9 +74,9 @@ final class RenamedSchemaSettings: AppSettingsObject, @unchecked Sendable {
         @Test("a set stored by 0.1.0 (a schema without defaults) prints without them, and the tool says so")
         func olderSchema() throws {
             let settings = SchemaSettings(userDefaults: suite.userDefaults)
-            let values = try settings.codec.encodedSettings(settings.takeSnapshot())
+            let values = try SettingsCodec(object: settings).encodedSettings(settings.ledger.takeSnapshot())
             // What 0.1.0 stored: the compact schema without defaults, title or version.
-            let properties = settings.schemaProperties().map { property in
+            let properties = settings.forms.schemaProperties().map { property in
                 var property = property
                 property.defaultValue = nil
                 if case .object(let nested) = property.node {
@@ -164,7 +164,7 @@ final class RenamedSchemaSettings: AppSettingsObject, @unchecked Sendable {
         @Test("a refused value's message is the same from update(fromJSON:), appsettings set and import")
         func sameWords() throws {
             let settings = SchemaSettings(userDefaults: suite.userDefaults)
-            _ = try settings.synchronize(forcing: true)
+            _ = try settings.ledger.synchronize(forcing: true)
             let key = ["--suite", suite.name, "--key", "SchemaSettings"]
             for refusal in Self.schemaRefusals {
                 let (app, set, imported) = try messages(of: refusal, app: settings, key: key)
@@ -177,7 +177,7 @@ final class RenamedSchemaSettings: AppSettingsObject, @unchecked Sendable {
         @Test("a set stored without a schema is refused in the same words, by what its values are")
         func sameWordsWithoutSchema() throws {
             let settings = EveryKindSettings(userDefaults: suite.userDefaults)
-            let values = try settings.codec.encodedSettings(settings.takeSnapshot())
+            let values = try SettingsCodec(object: settings).encodedSettings(settings.ledger.takeSnapshot())
             // As a version before schemas stored it: no `$schema`.
             suite.userDefaults.set(
                 KeyedArchiveWriter.archive(schemaVersion: 0, settings: values), forKey: settings.userDefaultsKey)
@@ -208,7 +208,7 @@ final class RenamedSchemaSettings: AppSettingsObject, @unchecked Sendable {
         @Test("an integer beyond 64 bits is shown as written, by update(fromJSON:) and the tool alike")
         func integersBeyond64Bits() throws {
             let settings = EveryKindSettings(userDefaults: suite.userDefaults)
-            _ = try settings.synchronize(forcing: true)
+            _ = try settings.ledger.synchronize(forcing: true)
             let key = ["--suite", suite.name, "--key", "EveryKindSettings"]
             let texts = [
                 "18446744073709551616", "-9223372036854775809", "-9223372036854775900",

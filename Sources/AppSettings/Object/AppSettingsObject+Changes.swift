@@ -10,13 +10,15 @@ extension AppSettingsObject {
     @usableFromInline
     final func _settingDidChange(_ slot: AnySettingSlot) {
         if slot.holdsSettingsObject, let nested = slot.nestedObject {
-            nested.embed(in: self)
+            nested.announcer.embed(in: self)
             // The new nested object takes the overrides of its place in the set.
-            topmostObject.reapplyOverrides()
+            overrides.topmostObject.overrides.reapplyOverrides()
         }
-        announce([slot.index])
+        announcer.announce([slot.index])
     }
+}
 
+extension Announcer {
     /// Tells observers, the parent object (unless the change is one the parent made itself,
     /// `propagatesToParent: false`) and notification observers that settings changed.
     ///
@@ -27,7 +29,7 @@ extension AppSettingsObject {
     /// Deliveries are serialized per object, outside the lock: when another thread is delivering
     /// this object's announcements, this one is queued for it and this call returns (as does one
     /// made from an observer while it is told). The parent is told at once, on this thread.
-    final func announce(_ indices: [Int], propagatesToParent: Bool = true, hidingOverridden: Bool = true) {
+    func announce(_ indices: [Int], propagatesToParent: Bool = true, hidingOverridden: Bool = true) {
         guard !indices.isEmpty else { return }
         let (parent, seen, delivers) = _state.withLock { state in
             let hidden = hidingOverridden && indices.contains { slots[$0].overrideSource != nil }
@@ -43,7 +45,7 @@ extension AppSettingsObject {
             while let delivery = _state.withLock({ $0.announcements.nextDelivery() }) { delivery() }
         }
         if propagatesToParent, let parent, indices.contains(where: { !slots[$0].isConstant }) {
-            parent.nestedObjectDidChange(self, seen: !seen.isEmpty)
+            parent.announcer.nestedObjectDidChange(object, seen: !seen.isEmpty)
         }
     }
 
@@ -53,34 +55,36 @@ extension AppSettingsObject {
         _ seen: [Int], notifying continuations: [AsyncStream<AppSettingsChange>.Continuation], posting: Bool
     ) {
         for index in seen {
-            _registrar.willSet(self, keyPath: slots[index].observationKeyPath)
-            _registrar.didSet(self, keyPath: slots[index].observationKeyPath)
+            object._registrar.willSet(object, keyPath: slots[index].observationKeyPath)
+            object._registrar.didSet(object, keyPath: slots[index].observationKeyPath)
         }
         guard posting, !seen.isEmpty else { return }
         // One setting (every assignment): its notification's userInfo is made once.
         let single = seen.count == 1 ? slots[seen[0]] : nil
         let names = single.map { [$0.name] } ?? seen.sorted().map { slots[$0].name }
         NotificationCenter.default.post(
-            name: Self.didChangeNotification,
-            object: self,
-            userInfo: single?.changeUserInfo ?? [Self.changedSettingNamesKey: names]
+            name: AppSettingsObject.didChangeNotification,
+            object: object,
+            userInfo: single?.changeUserInfo ?? [AppSettingsObject.changedSettingNamesKey: names]
         )
         for continuation in continuations { continuation.yield(.settingsChanged(names)) }
     }
 
     /// Runs `body`, then posts one notification for every setting that changed during it.
-    final func inTransaction(_ body: () -> Void) {
+    func inTransaction(_ body: () -> Void) {
         _state.withLock { $0.announcements.beginTransaction() }
         body()
         let changed = _state.withLock { $0.announcements.endTransaction() }
         if !changed.isEmpty { announce(changed, hidingOverridden: false) }
     }
+}
 
+extension SettingsLedger {
     /// A new instance of the same class bound to the same store that nobody else sees, with the
     /// developer defaults of its declarations or, with `copyingValues`, this object's values.
-    final func makeScratchCopy(copyingValues: Bool) -> AppSettingsObject {
-        let scratch = type(of: self).init(userDefaults: ScratchCopyDefaults(for: store.location))
-        if copyingValues { scratch.fill(from: takeSnapshot()) }
+    func makeScratchCopy(copyingValues: Bool) -> AppSettingsObject {
+        let scratch = type(of: object).init(userDefaults: ScratchCopyDefaults(for: store.location))
+        if copyingValues { scratch.ledger.fill(from: takeSnapshot()) }
         return scratch
     }
 
@@ -88,7 +92,7 @@ extension AppSettingsObject {
     /// nobody else sees yet: nested ones into the nested objects, with the settings the class
     /// does not declare and the schema version; nothing is announced. A scratch copy is filled
     /// this way, for a merge as for a copy; a live object takes values through `take(_:as:)`.
-    final func fill(from snapshot: Snapshot) {
+    func fill(from snapshot: Snapshot) {
         _state.withLock { state in
             for slot in slots where slot.nestedObject == nil {
                 if let value = snapshot.values[slot.index] { _ = slot.assign(value) }
@@ -98,7 +102,7 @@ extension AppSettingsObject {
         }
         for slot in slots {
             if let nested = slot.nestedObject, let nestedSnapshot = snapshot.nested[slot.index] {
-                nested.fill(from: nestedSnapshot)
+                nested.ledger.fill(from: nestedSnapshot)
             }
         }
     }
@@ -115,7 +119,7 @@ extension AppSettingsObject {
     /// `copyingValues` this object's values) with `fill`, then adopts it as `replacement` says.
     /// Other threads never see a half-replaced set, and observers get one notification. When
     /// `fill` throws, nothing changes.
-    final func replaceValues<Result>(
+    func replaceValues<Result>(
         copyingValues: Bool = false,
         as replacement: Replacement,
         _ fill: (AppSettingsObject) throws -> Result
@@ -130,10 +134,10 @@ extension AppSettingsObject {
     /// announces every setting that changed in one notification.
     private func take(_ scratch: AppSettingsObject, as replacement: Replacement) {
         let takingLoadState = replacement == .storedState
-        inTransaction {
+        announcer.inTransaction {
             for (slot, scratchSlot) in zip(slots, scratch.slots) {
                 if let nested = slot.nestedObject, let scratchNested = scratchSlot.nestedObject {
-                    nested.take(scratchNested, as: replacement)
+                    nested.ledger.take(scratchNested, as: replacement)
                 }
             }
             let loadState = scratch._state.withLock { $0 }
@@ -155,12 +159,12 @@ extension AppSettingsObject {
                 }
                 return changed
             }
-            announce(changed)
+            announcer.announce(changed)
         }
     }
 }
 
-extension AppSettingsObject.State {
+extension ObjectState {
     /// Takes what a load into another object of the same class found: the stored base (the base
     /// of the next merge, the settings this class does not declare, the schema version, what
     /// could not be read, the record of synced settings) and the load's error.

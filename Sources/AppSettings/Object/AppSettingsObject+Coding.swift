@@ -15,21 +15,23 @@ extension AppSettingsObject: NSSecureCoding {
     /// be part of another archive. `UserDefaults` storage does not use this: see
     /// ``synchronizeToUserDefaults()``.
     public func encode(with coder: NSCoder) {
-        let snapshot = takeSnapshot()
+        let snapshot = ledger.takeSnapshot()
         do {
-            let settings = try codec.encodedSettings(snapshot)
-            coder.encode(StoredValue.dictionary(settings).foundationObject, forKey: Self.codingSettingsKey)
+            let settings = try SettingsCodec(object: self).encodedSettings(snapshot)
+            coder.encode(StoredValue.dictionary(settings).foundationObject, forKey: SecureCodingSupport.settingsKey)
         } catch {
             // `encode(with:)` cannot throw, and `failWithError` traps in corelibs' archivers: the
             // archive holds no settings (it decodes to developer defaults) and the error is logged.
             Log.error("\(type(of: self)): encoding for another archive failed: \(error)")
         }
     }
-
-    static let codingSettingsKey = "settings"
 }
 
-extension AppSettingsObject {
+/// What a settings object needs of `NSSecureCoding` besides its conformance.
+enum SecureCodingSupport {
+    /// The key of the settings in another archive (``AppSettingsObject/encode(with:)``).
+    static let settingsKey = "settings"
+
     /// Gives `subclass` a `+supportsSecureCoding` method of its own on Apple platforms, so that
     /// `NSKeyedUnarchiver` decodes it without the subclass writing the override itself.
     ///
@@ -44,7 +46,7 @@ extension AppSettingsObject {
     ///
     /// Called once per class, when its layout is built at its first instance. `class_addMethod`
     /// changes nothing when the class already has the method (a subclass that overrides it).
-    static func adoptSecureCodingSupport(_ subclass: AppSettingsObject.Type) {
+    static func adopt(_ subclass: AppSettingsObject.Type) {
         #if canImport(ObjectiveC) || APPLE_STAND_INS
             let selector = NSSelectorFromString("supportsSecureCoding")
             guard subclass != AppSettingsObject.self,
@@ -61,13 +63,13 @@ extension AppSettingsObject: NSCopying {
     /// An independent settings object of the same class, bound to the same `UserDefaults`, with
     /// the same values and the same unsaved state.
     public func copy(with zone: NSZone? = nil) -> Any {
-        let copy = makeScratchCopy(copyingValues: true)
+        let copy = ledger.makeScratchCopy(copyingValues: true)
         let unsaved = hasUnsavedChanges
         copy._state.withLock { state in
             state.changes.savedGeneration = unsaved ? state.changes.generation &- 1 : state.changes.generation
         }
-        copy.applyOverrides(of: self)
-        copy.publish()
+        copy.overrides.applyOverrides(of: self)
+        StoreRegistry.publish(copy)
         return copy
     }
 }

@@ -5,7 +5,7 @@ extension AppSettingsObject {
     /// The stored names of all settings, in declaration order, superclass settings first.
     /// `const` settings are not listed.
     public final var settingNames: [String] {
-        storedSettingNames
+        ledger.storedSettingNames
     }
 
     /// The settings as property-list values, by stored name.
@@ -14,24 +14,8 @@ extension AppSettingsObject {
     /// dictionaries, `Codable` values their property-list form; a `nil` optional is left out.
     /// `const` settings are not exported. ``update(from:)`` reads this form back.
     public final func dictionaryRepresentation() -> [String: Any] {
-        let snapshot = takeSnapshot()
-        return dictionary(from: snapshot)
-    }
-
-    private func dictionary(from snapshot: Snapshot) -> [String: Any] {
-        var result: [String: Any] = [:]
-        for slot in slots where !slot.isConstant {
-            if let nested = snapshot.nested[slot.index], let nestedObject = slot.nestedObject {
-                result[slot.name] = nestedObject.dictionary(from: nested)
-            } else if let value = snapshot.values[slot.index],
-                let stored = try? slot.storedValue(of: value),
-                let propertyList = stored.propertyListValue
-            {
-                // A value that cannot be encoded has no dictionary form; synchronizing reports it.
-                result[slot.name] = propertyList
-            }
-        }
-        return result
+        let snapshot = ledger.takeSnapshot()
+        return forms.dictionary(from: snapshot)
     }
 
     /// Sets the settings named in `dictionary` to its values, all or nothing.
@@ -47,12 +31,30 @@ extension AppSettingsObject {
     ///   ``AppSettingsError/invalidDictionaryValue(setting:expected:found:)`` for the first value
     ///   of the wrong type. Then nothing has changed.
     public final func update(from dictionary: [String: Any]) throws {
-        try replaceValues(copyingValues: true, as: .change) { try $0.assignStrictly(dictionary) }
+        try ledger.replaceValues(copyingValues: true, as: .change) { try $0.forms.assignStrictly(dictionary) }
+    }
+}
+
+extension SettingsForms {
+    func dictionary(from snapshot: Snapshot) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for slot in slots where !slot.isConstant {
+            if let nested = snapshot.nested[slot.index], let nestedObject = slot.nestedObject {
+                result[slot.name] = nestedObject.forms.dictionary(from: nested)
+            } else if let value = snapshot.values[slot.index],
+                let stored = try? slot.storedValue(of: value),
+                let propertyList = stored.propertyListValue
+            {
+                // A value that cannot be encoded has no dictionary form; synchronizing reports it.
+                result[slot.name] = propertyList
+            }
+        }
+        return result
     }
 
     /// Converts `dictionary` to stored values and walks the settings with them, throwing at the
     /// first value that does not fit, named with the type it has in `dictionary`.
-    private func assignStrictly(_ dictionary: [String: Any]) throws {
+    func assignStrictly(_ dictionary: [String: Any]) throws {
         try checkNames(in: dictionary, key: userDefaultsKey, path: "")
         var entries: [String: StoredValue] = [:]
         for (name, value) in dictionary {
@@ -67,7 +69,7 @@ extension AppSettingsObject {
             }
             entries[name] = stored
         }
-        _ = try fill(fromStored: entries) { problem in
+        _ = try ledger.fill(fromStored: entries) { problem in
             throw AppSettingsError.invalidDictionaryValue(
                 setting: problem.setting,
                 expected: problem.expected,
@@ -86,7 +88,7 @@ extension AppSettingsObject {
                 throw AppSettingsError.unknownSetting(key: key, setting: path + name)
             }
             if let nested = slot.nestedObject, let values = dictionary[name] as? [String: Any] {
-                try nested.checkNames(in: values, key: key, path: path + name + ".")
+                try nested.forms.checkNames(in: values, key: key, path: path + name + ".")
             }
         }
     }

@@ -2,10 +2,10 @@ import Foundation
 
 // Value semantics of a settings object: `isEqual`, `hash` and `description` go by setting values.
 
-extension AppSettingsObject {
-    final func settingsAreEqual(to object: Any?) -> Bool {
-        guard let other = object as? AppSettingsObject, type(of: other) == type(of: self) else { return false }
-        if other === self { return true }
+extension SettingsForms {
+    func settingsAreEqual(to candidate: Any?) -> Bool {
+        guard let other = candidate as? AppSettingsObject, type(of: other) == type(of: object) else { return false }
+        if other === object { return true }
         let otherValues = other._state.withLock { _ in other.slots.map(\.anyValue) }
         let scalarsEqual = _state.withLock { _ in
             zip(slots, otherValues).allSatisfy { slot, value in
@@ -19,20 +19,20 @@ extension AppSettingsObject {
         }
     }
 
-    final var settingsHash: Int {
+    var settingsHash: Int {
         var hasher = Hasher()
-        hasher.combine(ObjectIdentifier(type(of: self)))
+        hasher.combine(ObjectIdentifier(type(of: object)))
         // A value that cannot be encoded leaves the hash to the class: equal objects still hash alike.
-        if let settings = try? codec.encodedSettings(takeSnapshot()) {
-            let declared = Set(storedSettingNames)
+        if let settings = try? codec.encodedSettings(ledger.takeSnapshot()) {
+            let declared = Set(ledger.storedSettingNames)
             hasher.combine(settings.filter { name, _ in declared.contains(name) })
         }
         return hasher.finalize()
     }
 
-    final var settingsDescription: String {
+    var settingsDescription: String {
         let values = _state.withLock { _ in slots.map { ($0.name, $0.isConstant, $0.valueDescription) } }
         let list = values.map { name, isConstant, value in "\(name)\(isConstant ? " (const)" : "") = \(value)" }
-        return "<\(type(of: self)) \(userDefaultsKey): \(list.joined(separator: ", "))>"
+        return "<\(type(of: object)) \(userDefaultsKey): \(list.joined(separator: ", "))>"
     }
 }

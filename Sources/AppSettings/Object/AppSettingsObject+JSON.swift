@@ -29,13 +29,14 @@ extension AppSettingsObject {
     ///   be encoded (as synchronizing would), or that has no form in a document of the class's
     ///   ``jsonSchema()``: a `Date` before the year 1 or after 9999 (ISO 8601 text names none).
     public final func jsonRepresentation() throws -> Data {
-        let snapshot = takeSnapshot()
-        let encoded = try codec.encodedSettings(snapshot, includingUnknown: false)
+        let snapshot = ledger.takeSnapshot()
+        let encoded = try SettingsCodec(object: self).encodedSettings(snapshot, includingUnknown: false)
         // Every export is a document of its own schema: a value with no form there (a date after
         // 9999 or before year 1, which ISO 8601 text cannot name) is refused, not written for an
         // import to refuse.
         if let problem = SchemaNode.problem(
-            with: encoded.mapValues(\.jsonForm), properties: schemaProperties(includingDefaults: false), prefix: "")
+            with: encoded.mapValues(\.jsonForm), properties: forms.schemaProperties(includingDefaults: false),
+            prefix: "")
         {
             throw AppSettingsError.encodingFailed(
                 key: userDefaultsKey, setting: problem.path,
@@ -86,7 +87,7 @@ extension AppSettingsObject {
     ///   when the migration throws. Then nothing has changed.
     public final func update(fromJSON data: Data, replacingAll: Bool = false) throws {
         let document = try JSONForm.document(from: data, key: userDefaultsKey)
-        try replaceValues(copyingValues: !replacingAll, as: .change) { scratch in
+        try ledger.replaceValues(copyingValues: !replacingAll, as: .change) { scratch in
             if replacingAll { scratch.resetToDeveloperDefaults() }
             var entries = document.entries
             let version = document.schemaVersion ?? type(of: self).schemaVersion
@@ -100,20 +101,22 @@ extension AppSettingsObject {
                             + "cannot read it")
             }
             if version < type(of: self).schemaVersion {
-                entries = try scratch.codec.migrated(entries, from: version)
+                entries = try SettingsCodec(object: scratch).migrated(entries, from: version)
             }
-            let stored = try scratch.storedEntries(fromJSONForm: entries, key: userDefaultsKey)
-            _ = try scratch.fill(fromStored: stored) { problem in
+            let stored = try scratch.forms.storedEntries(fromJSONForm: entries, key: userDefaultsKey)
+            _ = try scratch.ledger.fill(fromStored: stored) { problem in
                 throw AppSettingsError.invalidJSONValue(
                     setting: problem.setting,
                     expected: problem.expected,
-                    found: Self.entry(atPath: problem.setting, in: entries).map(JSONForm.description(of:))
+                    found: SettingsForms.entry(atPath: problem.setting, in: entries).map(JSONForm.description(of:))
                         ?? problem.reason
                 )
             }
         }
     }
+}
 
+extension SettingsForms {
     /// Reads a document's entries (as JSON gives them) into the stored forms of this unpublished
     /// object's settings, by their declared types; nested settings objects are read in place.
     /// Throws naming the first entry, in sorted order, that names no setting or does not fit.
@@ -137,7 +140,7 @@ extension AppSettingsObject {
                         found: JSONForm.description(of: value))
                 }
                 result[name] = .dictionary(
-                    try nested.storedEntries(fromJSONForm: nestedEntries, key: key, path: path + name + "."))
+                    try nested.forms.storedEntries(fromJSONForm: nestedEntries, key: key, path: path + name + "."))
                 continue
             }
             // What the setting's type and range accept, by the one definition the schema is
@@ -162,7 +165,7 @@ extension AppSettingsObject {
     }
 
     /// The entry at a dotted setting path (`audio.volume`) of a document's nested objects.
-    private static func entry(atPath path: String, in entries: [String: StoredValue]) -> StoredValue? {
+    static func entry(atPath path: String, in entries: [String: StoredValue]) -> StoredValue? {
         var current = StoredValue.dictionary(entries)
         for component in path.split(separator: ".") {
             guard case .dictionary(let values) = current, let value = values[String(component)] else { return nil }

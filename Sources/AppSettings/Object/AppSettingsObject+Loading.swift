@@ -17,37 +17,39 @@ extension AppSettingsObject {
     ///   that could be read are loaded anyway, the others keep their developer defaults, and the
     ///   stored bytes stay untouched (see ``lastLoadError``).
     public final func resetToUserDefaults() throws {
-        if let parent = embeddingParent {
+        if let parent = announcer.parent {
             try parent.resetToUserDefaults()
             return
         }
-        let error = replaceValues(as: .storedState) { scratch in
+        let error = ledger.replaceValues(as: .storedState) { scratch in
             scratch.resetToDeveloperDefaults()
-            defer { scratch.takeSettingsAppValues(refresh: false) }
-            return scratch.loadStoredState(refresh: true)
+            defer { scratch.settingsApp.takeWrittenValues(refresh: false) }
+            return scratch.ledger.loadStoredState(refresh: true)
         }
         // Managed configuration is read again too (on Linux nothing else tells when it changed).
-        refreshManagedConfiguration()
+        overrides.refreshManagedConfiguration()
         if let error { throw error }
     }
+}
 
+extension SettingsLedger {
     /// Throws the reason this object's class or key cannot be stored at all.
     func checkStorable() throws {
-        if let error = layout.error { throw error }
-        SettingsIsolationScope.checkUse(of: self)
+        if let error = object.binding.layout.error { throw error }
+        SettingsIsolationScope.checkUse(of: object)
         guard !settingsKey.hasEmptyPostfix else {
-            throw AppSettingsError.emptyKeyPostfix(settingsClass: String(describing: type(of: self)))
+            throw AppSettingsError.emptyKeyPostfix(settingsClass: String(describing: type(of: object)))
         }
         try StoreNames.check(key: userDefaultsKey)
     }
 
     /// Developer defaults, then the stored state; at initialization, never throws.
     func loadAtInitialization() {
-        resetToDeveloperDefaults()
+        object.resetToDeveloperDefaults()
         if let error = loadStoredState(refresh: false) {
-            Log.error("\(type(of: self)): \(error)")
+            Log.error("\(type(of: object)): \(error)")
         }
-        takeSettingsAppValues(refresh: false)
+        settingsApp.takeWrittenValues(refresh: false)
     }
 
     /// Loads what is stored into this object, which nobody else can see yet (an initializing
@@ -124,7 +126,8 @@ extension AppSettingsObject {
         var entries: [String: StoredValue] = [:]
         for slot in slots where !slot.isConstant {
             if let nested = slot.nestedObject {
-                let nestedEntries = nested.legacyEntries(in: domain, path: path + slot.name + ".", problems: &problems)
+                let nestedEntries = nested.ledger.legacyEntries(
+                    in: domain, path: path + slot.name + ".", problems: &problems)
                 if !nestedEntries.isEmpty { entries[slot.name] = .dictionary(nestedEntries) }
                 continue
             }
@@ -142,20 +145,20 @@ extension AppSettingsObject {
 
     /// Decodes what was read from the store into this unpublished object, and records it as the
     /// object's stored base.
-    func loadStoredState(from object: PreferencesValue, source: StoredSource) -> AppSettingsError? {
+    func loadStoredState(from read: PreferencesValue, source: StoredSource) -> AppSettingsError? {
         // What `validate:` or `checkAfterDecode()` repairs while the values go in counts as a
         // change after it (`fill(fromStored:)`): unsaved, so that the next save stores the repair.
         let generationBeforeLoad = _state.withLock { $0.changes.generation }
         var stored = StoredBase()
         let error: AppSettingsError?
-        switch object {
+        switch read {
         case .other(_, let typeName):
             error = .notData(key: userDefaultsKey, foundType: typeName)
         case .data(let data):
             stored.data = data
             error = decode(data, into: &stored)
         }
-        stored.unreadable = error == nil ? nil : object
+        stored.unreadable = error == nil ? nil : read
         switch source {
         case .recoveryCopy:
             Log.notice("\(userDefaultsKey) was missing from its UserDefaults domain; loaded from the recovery copy")
@@ -222,7 +225,7 @@ extension AppSettingsObject {
                     continue
                 }
                 let before = nested._state.withLock { $0.changes.generation }
-                let nestedUnknown = try nested.fill(
+                let nestedUnknown = try nested.ledger.fill(
                     fromStored: nestedEntries, path: path + slot.name + ".", problem: problem)
                 let nestedChanged = nested._state.withLock { state in
                     state.stored.unknownValues = nestedUnknown
@@ -249,10 +252,9 @@ extension AppSettingsObject {
             state.changes.recordChange(of: repaired)
         }
         // Its assignments count as changes too (`_writeSetting`): a load keeps them unsaved.
-        checkAfterDecode()
+        object.checkAfterDecode()
         return unknown
     }
-
 }
 
 extension StoredValue {

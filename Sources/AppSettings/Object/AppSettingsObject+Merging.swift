@@ -3,7 +3,7 @@ import Foundation
 // Several writers of one settings set (an app and its extensions, two windows, two objects of
 // one suite): a synchronization re-reads what is stored under the domain's lock and writes a
 // three-way merge of
-// - the base: what this object last loaded or saved (`State.baseStoredValues`, `baseData`),
+// - the base: what this object last loaded or saved (`ObjectState.stored`, a `StoredBase`),
 // - this object's values (a setting counts as changed while its `changeGenerations` entry is
 //   above `savedGeneration`),
 // - what is stored now.
@@ -11,7 +11,7 @@ import Foundation
 // this class does not declare are the stored set's. Settings are merged per top-level setting: a
 // nested settings object is one setting. The merged values are adopted by the object afterwards.
 
-extension AppSettingsObject {
+extension SettingsLedger {
     /// What a synchronization decided to write under the domain's lock (merged with another
     /// writer's set or not).
     struct WriteDecision {
@@ -84,10 +84,10 @@ extension AppSettingsObject {
         var mergedObject: AppSettingsObject?
         if !fromStore.isEmpty {
             // Filled on a copy: conversion, `validate:` and `checkAfterDecode()` run as for a load.
-            let scratch = makeScratchCopy(copyingValues: false)
-            scratch.fill(from: snapshot)
-            _ = scratch.fill(fromStored: fromStore) { problems.append($0) }
-            source = scratch.takeSnapshot()
+            let scratch = object.ledger.makeScratchCopy(copyingValues: false)
+            scratch.ledger.fill(from: snapshot)
+            _ = scratch.ledger.fill(fromStored: fromStore) { problems.append($0) }
+            source = scratch.ledger.takeSnapshot()
             mergedObject = scratch
         }
         let declared = Set(storedSettingNames)
@@ -116,10 +116,10 @@ extension AppSettingsObject {
         mergingCloudRecord storedCloudRecord: CloudRecord?? = nil
     ) throws -> SettingsStore.Write<WriteDecision> {
         let settings = try codec.encodedSettings(snapshot)
-        var cloudRecord = cloudRecordToWrite(cloud, storedRecord: storedCloudRecord)
-        let pushes = plannedPushes(cloud, record: &cloudRecord, settings: settings)
+        var cloudRecord = syncCoordinator.cloudRecordToWrite(cloud, storedRecord: storedCloudRecord)
+        let pushes = syncCoordinator.plannedPushes(cloud, record: &cloudRecord, settings: settings)
         let writeID = Int64.random(in: 1...Int64.max)
-        let schemaVersion = snapshot.stored.schemaVersionToWrite(classVersion: type(of: self).schemaVersion)
+        let schemaVersion = snapshot.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion)
         let data = codec.archive(
             settings, schemaVersion: schemaVersion, writeID: writeID, syncRecord: cloudRecord?.archived)
         var decision = WriteDecision(
@@ -184,18 +184,18 @@ extension AppSettingsObject {
         var indices = changed
         for (object, mergedObject, nestedSnapshot, index) in nested {
             let count = adopted.count
-            object.takeStoredValues(of: mergedObject, over: nestedSnapshot, into: &adopted)
+            object.ledger.takeStoredValues(of: mergedObject, over: nestedSnapshot, into: &adopted)
             if adopted.count > count { indices.append(index) }
         }
-        if !indices.isEmpty { adopted.append((self, indices.sorted())) }
+        if !indices.isEmpty { adopted.append((object, indices.sorted())) }
     }
 
     /// Tells observers what a synchronization took from the store, and logs conflicts.
     func report(_ synchronization: FinishedSave) {
         for (object, indices) in synchronization.adopted {
-            object.announce(indices, propagatesToParent: false)
+            object.announcer.announce(indices, propagatesToParent: false)
         }
-        reportSyncFailures(synchronization.decision.cloudFailures)
+        syncCoordinator.reportSyncFailures(synchronization.decision.cloudFailures)
         let conflicts = synchronization.decision.conflicts
         guard !conflicts.isEmpty else { return }
         Log.notice(

@@ -3,23 +3,23 @@ import Foundation
 // Nested settings objects: a `@Setting` whose value is a settings object is stored inside its
 // parent's archive, and its changes make the parent unsaved.
 
-extension AppSettingsObject {
+extension Announcer {
     /// The object this one is nested in, if any.
-    final var embeddingParent: AppSettingsObject? {
+    var parent: AppSettingsObject? {
         _state.withLock { $0.parent?.object }
     }
 
     /// Makes this object a nested setting of `parent`: stored in the parent's archive, and its
     /// changes make the parent unsaved.
-    final func embed(in parent: AppSettingsObject) {
+    func embed(in parent: AppSettingsObject) {
         let wasStandalone = _state.withLock { state in
             defer { state.parent = WeakSettingsObject(object: parent) }
             return state.parent == nil
         }
         if wasStandalone {
             // Overrides are looked up by the place in the parent's set, not under its own key.
-            clearOverrides()
-            if isPublished { StoreRegistry.unregister(self) }
+            overrides.clearOverrides()
+            if isPublished { StoreRegistry.unregister(object) }
         }
     }
 
@@ -32,7 +32,7 @@ extension AppSettingsObject {
         if seen {
             announce([slot.index])
         } else if let parent = embeddingParent {
-            parent.nestedObjectDidChange(self, seen: false)
+            parent.announcer.nestedObjectDidChange(object, seen: false)
         }
     }
 }

@@ -56,36 +56,13 @@ extension AppSettingsObject {
         of keyPath: any KeyPath<Root, Value> & Sendable
     ) -> AsyncStream<Value> {
         guard let root = self as? Root else { return AsyncStream { $0.finish() } }
-        return values(of: keyPath, from: root)
+        return changedValues(of: keyPath, from: root)
     }
+}
 
-    fileprivate func values<Root: AppSettingsObject, Value: SettingValue & Sendable>(
-        of keyPath: any KeyPath<Root, Value> & Sendable,
-        from root: Root
-    ) -> AsyncStream<Value> {
-        let changes = self.changes
-        let current = root[keyPath: keyPath]
-        return AsyncStream(bufferingPolicy: .bufferingNewest(64)) { [weak root] continuation in
-            continuation.yield(current)
-            let task = Task {
-                var last = current
-                for await change in changes {
-                    guard case .settingsChanged = change else { continue }
-                    guard let root else { break }
-                    let value = root[keyPath: keyPath]
-                    if !Value.isSameSettingValue(last, value) {
-                        last = value
-                        continuation.yield(value)
-                    }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-
+extension Announcer {
     /// Finishes every change sequence; called when the object goes away.
-    final func finishChangeSequences() {
+    func finishChangeSequences() {
         let continuations = _state.withLock { $0.announcements.removeAll() }
         for continuation in continuations { continuation.finish() }
     }
@@ -106,6 +83,32 @@ extension AppSettingsKeyPathMembers {
     public func values<Value: SettingValue & Sendable>(
         of keyPath: any KeyPath<Self, Value> & Sendable
     ) -> AsyncStream<Value> {
-        values(of: keyPath, from: self)
+        changedValues(of: keyPath, from: self)
+    }
+}
+
+/// The values of the setting at `keyPath` of `root`: the current one, then each change.
+private func changedValues<Root: AppSettingsObject, Value: SettingValue & Sendable>(
+    of keyPath: any KeyPath<Root, Value> & Sendable,
+    from root: Root
+) -> AsyncStream<Value> {
+    let changes = root.changes
+    let current = root[keyPath: keyPath]
+    return AsyncStream(bufferingPolicy: .bufferingNewest(64)) { [weak root] continuation in
+        continuation.yield(current)
+        let task = Task {
+            var last = current
+            for await change in changes {
+                guard case .settingsChanged = change else { continue }
+                guard let root else { break }
+                let value = root[keyPath: keyPath]
+                if !Value.isSameSettingValue(last, value) {
+                    last = value
+                    continuation.yield(value)
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
     }
 }

@@ -22,10 +22,10 @@ extension AppSettingsKeyPathMembers {
     /// ``AppSettingsObject/synchronizeToUserDefaults()``. A nested settings object keeps its
     /// identity; its settings are reset in one step.
     public func resetToDeveloperDefault<Value: SettingValue>(_ keyPath: ReferenceWritableKeyPath<Self, Value>) {
-        let defaults = developerDefaults()
+        let defaults = developerDefaults(of: self)
         let value = defaults[keyPath: keyPath]
         if let nested = self[keyPath: keyPath] as? AppSettingsObject, let defaultNested = value as? AppSettingsObject {
-            nested.replaceValues(as: .change) { $0.fill(from: defaultNested.takeSnapshot()) }
+            nested.ledger.replaceValues(as: .change) { $0.ledger.fill(from: defaultNested.ledger.takeSnapshot()) }
         } else {
             self[keyPath: keyPath] = value
         }
@@ -35,18 +35,18 @@ extension AppSettingsKeyPathMembers {
     /// nested settings object holds it when each of its settings does.
     public func isDeveloperDefault<Value: SettingValue>(_ keyPath: KeyPath<Self, Value>) -> Bool {
         let current = self[keyPath: keyPath]
-        let developerDefault = developerDefaults()[keyPath: keyPath]
+        let developerDefault = developerDefaults(of: self)[keyPath: keyPath]
         if let nested = current as? AppSettingsObject, let defaultNested = developerDefault as? AppSettingsObject {
             return nested.isEqual(defaultNested)
         }
         return Value.isSameSettingValue(current, developerDefault)
     }
+}
 
-    /// A scratch object of this class holding the developer defaults (the override's included).
-    private func developerDefaults() -> Self {
-        let scratch = makeScratchCopy(copyingValues: false)
-        scratch.resetToDeveloperDefaults()
-        // `makeScratchCopy` creates an instance of this object's own class.
-        return unsafeDowncast(scratch, to: Self.self)
-    }
+/// A scratch object of `object`'s class holding the developer defaults (the override's included).
+private func developerDefaults<Object: AppSettingsObject>(of object: Object) -> Object {
+    let scratch = object.ledger.makeScratchCopy(copyingValues: false)
+    scratch.resetToDeveloperDefaults()
+    // `makeScratchCopy` creates an instance of the object's own class.
+    return unsafeDowncast(scratch, to: Object.self)
 }

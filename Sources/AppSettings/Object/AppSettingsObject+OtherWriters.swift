@@ -22,11 +22,13 @@ extension AppSettingsObject {
         get { _state.withLock { $0.reloadsWhenStoredSettingsChange } }
         set { _state.withLock { $0.reloadsWhenStoredSettingsChange = newValue } }
     }
+}
 
+extension SettingsLedger {
     /// Told by the store watcher that another process stored this object's set, which now holds
     /// `stored` (`nil`: not readable as bytes). Nothing to tell when it is what this object last
     /// loaded or saved (it merged that write already, or wrote it).
-    final func storedSettingsDidChange(inAnotherProcess stored: Data?) {
+    func storedSettingsDidChange(inAnotherProcess stored: Data?) {
         if let stored, stored == _state.withLock({ $0.stored.data }) { return }
         storedSettingsDidChange()
     }
@@ -37,9 +39,9 @@ extension AppSettingsObject {
     private func reloadIfClean() {
         let snapshot = takeSnapshot()
         guard _state.withLock({ $0.changes.savedGeneration == snapshot.changes.generation }) else { return }
-        let scratch = makeScratchCopy(copyingValues: false)
+        let scratch = object.ledger.makeScratchCopy(copyingValues: false)
         scratch.resetToDeveloperDefaults()
-        let error = scratch.loadStoredState(refresh: true)
+        let error = scratch.ledger.loadStoredState(refresh: true)
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
         takeStoredValues(of: scratch, over: snapshot, into: &adopted)
         let loadState = scratch._state.withLock { $0 }
@@ -50,8 +52,8 @@ extension AppSettingsObject {
                 state.changes.savedGeneration = state.changes.generation
             }
         }
-        for (object, indices) in adopted { object.announce(indices, propagatesToParent: false) }
-        if let error { Log.error("\(type(of: self)): reloading what another writer stored: \(error)") }
+        for (object, indices) in adopted { object.announcer.announce(indices, propagatesToParent: false) }
+        if let error { Log.error("\(type(of: object)): reloading what another writer stored: \(error)") }
     }
 
     /// Told that another instance or process wrote the stored set: reloads if asked to and
@@ -59,13 +61,13 @@ extension AppSettingsObject {
     /// When the last load found the store unavailable (``AppSettingsError/storeUnavailable(key:reason:)``)
     /// and it can be read now: loads what it holds into every setting not changed since, so the
     /// changes made meanwhile stay on top, unsaved. Called when protected data becomes available.
-    final func reloadIfStoreBecameAvailable() {
+    func reloadIfStoreBecameAvailable() {
         guard embeddingParent == nil, case .storeUnavailable? = _state.withLock({ $0.lastLoadError }) else { return }
         var snapshot = takeSnapshot()
         snapshot.excludeChangesSinceLastLoad()
-        let scratch = makeScratchCopy(copyingValues: false)
+        let scratch = object.ledger.makeScratchCopy(copyingValues: false)
         scratch.resetToDeveloperDefaults()
-        let error = scratch.loadStoredState(refresh: true)
+        let error = scratch.ledger.loadStoredState(refresh: true)
         if case .storeUnavailable? = error { return }
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
         takeStoredValues(of: scratch, over: snapshot, into: &adopted)
@@ -74,14 +76,16 @@ extension AppSettingsObject {
             // Only if no synchronization took the store's set meanwhile.
             if case .storeUnavailable? = state.lastLoadError { state.takeLoadState(of: loadState) }
         }
-        for (object, indices) in adopted { object.announce(indices, propagatesToParent: false) }
-        if let error { Log.error("\(type(of: self)): loading what the store holds now that it can be read: \(error)") }
+        for (object, indices) in adopted { object.announcer.announce(indices, propagatesToParent: false) }
+        if let error {
+            Log.error("\(type(of: object)): loading what the store holds now that it can be read: \(error)")
+        }
     }
 
-    final func storedSettingsDidChange() {
+    func storedSettingsDidChange() {
         if _state.withLock({ $0.reloadsWhenStoredSettingsChange }) { reloadIfClean() }
         let continuations = _state.withLock { $0.announcements.listeners }
-        NotificationCenter.default.post(name: Self.storedSettingsDidChangeNotification, object: self)
+        NotificationCenter.default.post(name: AppSettingsObject.storedSettingsDidChangeNotification, object: object)
         for continuation in continuations { continuation.yield(.storedSettingsChanged) }
     }
 }
@@ -116,7 +120,7 @@ enum StoreAvailabilityWatcher {
                 notices.withLock { $0 += 1 }
                 queue.async {
                     for object in StoreRegistry.liveObjects(where: { _ in true }) {
-                        object.reloadIfStoreBecameAvailable()
+                        object.ledger.reloadIfStoreBecameAvailable()
                     }
                 }
             }

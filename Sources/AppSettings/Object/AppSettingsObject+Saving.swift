@@ -35,26 +35,51 @@ extension AppSettingsObject {
     ///   already, but without its recovery copy on Linux). In every case the object keeps its
     ///   unsaved changes, so the next synchronization tries again.
     public final func synchronizeToUserDefaults() throws {
-        try synchronize(forcing: false)
+        try ledger.synchronize(forcing: false)
     }
 
+    /// Deletes the stored set and resets every setting to its developer default.
+    ///
+    /// - Throws: ``AppSettingsError/storeFailed(key:reason:)`` when the store cannot be written.
+    public final func removeFromUserDefaults() throws {
+        if let parent = announcer.parent {
+            try parent.removeFromUserDefaults()
+            return
+        }
+        try ledger.checkStorable()
+        // Found before the removal, by what they share with this object's store now.
+        let others: [AppSettingsObject]
+        if case .data(let stored)? = binding.store.domain.value(forKey: userDefaultsKey) {
+            others = StoreRegistry.objects(sharingStoreWith: self, holding: stored)
+        } else {
+            others = []
+        }
+        try binding.store.remove(alsoRemoving: settingsApp.shownSlots.map(\.key))
+        ledger.replaceValues(as: .storedState) { $0.resetToDeveloperDefaults() }
+        for other in others { other.ledger.storedSettingsDidChange() }
+        // Synced settings are the account's: a syncing object takes them back from the cloud.
+        syncCoordinator.pullAfterRemoval()
+    }
+}
+
+extension SettingsLedger {
     /// The save path; `forcing` writes a clean object too (a pull storing what the cloud sent,
     /// through a scratch copy, on behalf of `owner`, which is not told of the write). Returns what
     /// was done, for a caller reporting on another object's behalf.
     @discardableResult
-    final func synchronize(forcing: Bool, onBehalfOf owner: AppSettingsObject? = nil) throws -> FinishedSave? {
+    func synchronize(forcing: Bool, onBehalfOf owner: AppSettingsObject? = nil) throws -> FinishedSave? {
         let (parent, isUnsaved) = _state.withLock { ($0.parent?.object, $0.changes.hasUnsavedChanges) }
         if let parent {
-            return try parent.synchronize(forcing: forcing, onBehalfOf: owner)
+            return try parent.ledger.synchronize(forcing: forcing, onBehalfOf: owner)
         }
         guard isUnsaved || forcing else { return nil }
         try checkStorable()
         // What the Settings app wrote since the last look is taken first: it counts as made now.
-        if !forcing { takeSettingsAppValues(refresh: true) }
+        if !forcing { settingsApp.takeWrittenValues(refresh: true) }
         // Synced values go to the account the store is signed into now (AppSettingsObject+Syncing).
-        if !forcing { try pullIfAccountChanged() }
+        if !forcing { try syncCoordinator.pullIfAccountChanged() }
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
-        let synchronization: FinishedSave? = try withSynchronizationLock {
+        let synchronization: FinishedSave? = try object._synchronization.withLock { _ in
             // The synced settings' part of the moment is taken with it, under the same lock.
             let (snapshot, cloud) = takeSnapshot { state in
                 CloudSnapshot(
@@ -66,10 +91,10 @@ extension AppSettingsObject {
             guard forcing || snapshot.changes.hasUnsavedChanges else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
             let (backupKey, decision) = try store.write { stored in
-                try showingSettingsAppValues(merged(snapshot, cloud: cloud, with: stored))
+                try settingsApp.showingValues(merged(snapshot, cloud: cloud, with: stored))
             }
             markSaved(snapshot)
-            settingsAppDidSave()
+            settingsApp.didSave()
             return FinishedSave(
                 decision: decision, backupKey: backupKey, adopted: takeWritten(decision, over: snapshot))
         }
@@ -78,31 +103,8 @@ extension AppSettingsObject {
             Log.notice("\(userDefaultsKey): the value that could not be read was kept under '\(backupKey)'")
         }
         report(synchronization)
-        StoreRegistry.storeDidChange(self, stored: synchronization.decision.data, except: owner)
+        StoreRegistry.storeDidChange(object, stored: synchronization.decision.data, except: owner)
         return synchronization
-    }
-
-    /// Deletes the stored set and resets every setting to its developer default.
-    ///
-    /// - Throws: ``AppSettingsError/storeFailed(key:reason:)`` when the store cannot be written.
-    public final func removeFromUserDefaults() throws {
-        if let parent = embeddingParent {
-            try parent.removeFromUserDefaults()
-            return
-        }
-        try checkStorable()
-        // Found before the removal, by what they share with this object's store now.
-        let others: [AppSettingsObject]
-        if case .data(let stored)? = store.domain.value(forKey: userDefaultsKey) {
-            others = StoreRegistry.objects(sharingStoreWith: self, holding: stored)
-        } else {
-            others = []
-        }
-        try store.remove(alsoRemoving: settingsAppSlots.map(\.key))
-        replaceValues(as: .storedState) { $0.resetToDeveloperDefaults() }
-        for other in others { other.storedSettingsDidChange() }
-        // Synced settings are the account's: a syncing object takes them back from the cloud.
-        pullAfterRemoval()
     }
 
     /// The values and the stored base of this moment (nested objects' too), taken under the lock.
@@ -111,7 +113,7 @@ extension AppSettingsObject {
     }
 
     /// ``takeSnapshot()`` with what `extra` takes of this object's state in the same moment.
-    private func takeSnapshot<Extra>(alsoTaking extra: (State) -> Extra) -> (snapshot: Snapshot, extra: Extra) {
+    private func takeSnapshot<Extra>(alsoTaking extra: (ObjectState) -> Extra) -> (snapshot: Snapshot, extra: Extra) {
         var (snapshot, taken) = _state.withLock { state in
             (
                 Snapshot(
@@ -124,13 +126,13 @@ extension AppSettingsObject {
             )
         }
         for slot in slots {
-            if let nested = slot.nestedObject?.takeSnapshot() { snapshot.nested[slot.index] = nested }
+            if let nested = slot.nestedObject?.ledger.takeSnapshot() { snapshot.nested[slot.index] = nested }
         }
         return (snapshot, taken)
     }
 
     /// The synced settings changed since the last load or save.
-    private func syncedSettingsChanged(in state: State) -> Set<String> {
+    private func syncedSettingsChanged(in state: ObjectState) -> Set<String> {
         var changed: Set<String> = []
         for slot in slots
         where slot.syncs && !slot.isConstant && state.changes.changedSinceSave(slot.index) {
@@ -146,7 +148,7 @@ extension AppSettingsObject {
             state.changes.savedGeneration = max(state.changes.savedGeneration, snapshot.changes.generation)
         }
         for slot in slots {
-            if let nested = snapshot.nested[slot.index] { slot.nestedObject?.markSaved(nested) }
+            if let nested = snapshot.nested[slot.index] { slot.nestedObject?.ledger.markSaved(nested) }
         }
     }
 }

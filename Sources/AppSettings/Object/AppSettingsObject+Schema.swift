@@ -39,17 +39,20 @@ extension AppSettingsObject {
         let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
         // Titled by the key's postfix, which the stored set knows too (its bytes never name the class).
         return JSONSchema.document(
-            properties: object.schemaProperties(), title: object.settingsKey.postfix, schemaVersion: schemaVersion)
+            properties: object.forms.schemaProperties(), title: object.binding.key.postfix, schemaVersion: schemaVersion
+        )
     }
+}
 
+extension SettingsForms {
     /// This object's settings as its schema describes them, in declaration order (nested settings
     /// objects from the objects themselves); with their developer defaults, unless told not to
     /// (the schema a save stores does not carry them).
-    final func schemaProperties(includingDefaults: Bool = true) -> [SchemaProperty] {
+    func schemaProperties(includingDefaults: Bool = true) -> [SchemaProperty] {
         slots.filter { !$0.isConstant }.map { slot in
             SchemaProperty(
                 name: slot.name,
-                node: slot.nestedObject.map { .object($0.schemaProperties(includingDefaults: includingDefaults)) }
+                node: slot.nestedObject.map { .object($0.forms.schemaProperties(includingDefaults: includingDefaults)) }
                     ?? slot.schemaNode,
                 range: slot.rules.range,
                 description: slot.rules.description,

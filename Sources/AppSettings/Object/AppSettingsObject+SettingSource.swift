@@ -3,11 +3,11 @@ import Observation
 
 // Where a setting's value comes from: `source(of:)` and what it reads.
 
-extension AppSettingsObject {
+extension SettingsForms {
     /// Where the setting at `indexPath` (positions from this object down through nested ones)
     /// gets its value.
-    final func settingSource(at indexPath: [Int]) -> SettingSource {
-        var object: AppSettingsObject = self
+    func settingSource(at indexPath: [Int]) -> SettingSource {
+        var object: AppSettingsObject = self.object
         for index in indexPath.dropLast() {
             guard let nested = object.slots[index].nestedObject else { return .developerDefault }
             object = nested
@@ -24,7 +24,7 @@ extension AppSettingsObject {
         // Stored when what the set holds since its last load or save has it.
         var names = [slot.name]
         var current = object
-        while let parent = current.embeddingParent {
+        while let parent = current.announcer.parent {
             guard let holding = parent.slots.first(where: { $0.nestedObject === current }) else { break }
             names.insert(holding.name, at: 0)
             current = parent
@@ -43,8 +43,8 @@ extension AppSettingsObject {
     /// The positions of the setting `read` reads, from this object's class down through nested
     /// objects: found on a scratch copy by Observation (the setting whose change ends a tracking
     /// of `read`), once per class and key path.
-    final func settingIndexPath(of keyPath: AnyKeyPath, read: (AppSettingsObject) -> Void) -> [Int]? {
-        let cacheKey = KeyPathCache.Key(type: ObjectIdentifier(type(of: self)), keyPath: keyPath)
+    func settingIndexPath(of keyPath: AnyKeyPath, read: (AppSettingsObject) -> Void) -> [Int]? {
+        let cacheKey = KeyPathCache.Key(type: ObjectIdentifier(type(of: object)), keyPath: keyPath)
         if let known = KeyPathCache.entries.withLock({ $0[cacheKey] }) { return known }
         // A caller's tracking (a SwiftUI body) sees the search's reads of the scratch copy, but
         // not its changes: a tracking starts to observe when its closure has returned, and the
@@ -56,8 +56,8 @@ extension AppSettingsObject {
 
     /// The positions of the setting `read` reads on a scratch copy of this object's class.
     private func searchSetting(read: (AppSettingsObject) -> Void) -> [Int]? {
-        let scratch = makeScratchCopy(copyingValues: false)
-        for (object, slot, path) in scratch.settingsDeepestFirst(path: []) {
+        let scratch = ledger.makeScratchCopy(copyingValues: false)
+        for (object, slot, path) in scratch.forms.settingsDeepestFirst(path: []) {
             let ended = Protected(false)
             withObservationTracking {
                 read(scratch)
@@ -75,8 +75,8 @@ extension AppSettingsObject {
     private func settingsDeepestFirst(path: [Int]) -> [(AppSettingsObject, AnySettingSlot, [Int])] {
         var result: [(AppSettingsObject, AnySettingSlot, [Int])] = []
         for slot in slots {
-            if let nested = slot.nestedObject { result += nested.settingsDeepestFirst(path: path + [slot.index]) }
-            result.append((self, slot, path + [slot.index]))
+            if let nested = slot.nestedObject { result += nested.forms.settingsDeepestFirst(path: path + [slot.index]) }
+            result.append((object, slot, path + [slot.index]))
         }
         return result
     }
@@ -108,11 +108,11 @@ extension AppSettingsKeyPathMembers {
     /// or changes is announced. The first call for a class and key path finds its setting on a
     /// scratch copy (microseconds); later calls look it up.
     public func source<Value: SettingValue>(of keyPath: KeyPath<Self, Value>) -> SettingSource {
-        let path = settingIndexPath(of: keyPath) { object in
+        let path = forms.settingIndexPath(of: keyPath) { object in
             // `settingIndexPath` reads a scratch copy of this object's own class.
             _ = unsafeDowncast(object, to: Self.self)[keyPath: keyPath]
         }
         guard let path else { return .developerDefault }
-        return settingSource(at: path)
+        return forms.settingSource(at: path)
     }
 }

@@ -22,7 +22,7 @@ extension AppSettingsObject {
     ///
     /// - Returns: The page as an XML property list.
     public static func settingsBundlePage() -> Data {
-        settingsBundlePage(appGroupIdentifier: nil)
+        SettingsBundlePage.document(of: self, appGroup: nil)
     }
 
     /// The `Settings.bundle/Root.plist` page for settings kept in an App Group's suite
@@ -33,25 +33,11 @@ extension AppSettingsObject {
     /// - Parameter appGroup: The App Group's identifier (`group.com.example.app`).
     /// - Returns: The page as an XML property list.
     public static func settingsBundlePage(appGroup: String) -> Data {
-        settingsBundlePage(appGroupIdentifier: appGroup)
+        SettingsBundlePage.document(of: self, appGroup: appGroup)
     }
 
-    private static func settingsBundlePage(appGroupIdentifier: String?) -> Data {
-        let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
-        let items = SettingsBundlePage.items(
-            postfix: object.settingsKey.postfix, properties: object.schemaProperties())
-        return SettingsBundlePage.document(items: items, appGroup: appGroupIdentifier)
-    }
-
-    /// The settings this object shows in the Settings app, with their keys and controls.
-    final var settingsAppSlots: [(slot: AnySettingSlot, key: String, control: SettingsAppControl)] {
-        slots.compactMap { slot in
-            guard !slot.isConstant, slot.nestedObject == nil, let entry = slot.settingsAppEntry,
-                let control = SettingsAppControl(node: slot.schemaNode, range: slot.rules.range, entry: entry)
-            else { return nil }
-            return (slot, settingsKey.settingsAppKey(of: slot.name), control)
-        }
-    }
+    /// This object's side of the Settings app (``SettingsAppBridge``).
+    var settingsApp: SettingsAppBridge { SettingsAppBridge(object: self) }
 }
 
 extension AnySettingSlot {
@@ -83,86 +69,8 @@ extension AppSettingsObject {
     /// // Settings app value MySettings.theme = sepia for 'theme' ignored: …
     /// ```
     public final var ignoredSettingsAppValues: [IgnoredSettingsAppValue] {
-        if let parent = embeddingParent { return parent.ignoredSettingsAppValues }
+        if let parent = announcer.parent { return parent.ignoredSettingsAppValues }
         return _state.withLock { $0.settingsApp.ignored }
-    }
-
-    /// Whether the class declares a setting with `inSettingsApp: true`.
-    final var showsSettingsInSettingsApp: Bool {
-        slots.contains { $0.rules.settingsApp != nil }
-    }
-
-    /// Takes what the Settings app wrote under the shown keys since this object last looked,
-    /// each value through its setting's conversion, `in:`, choices and `validate:` like an
-    /// assignment (a change, unsaved until the next save); a value that does not fit is listed in
-    /// ``ignoredSettingsAppValues``. A published object announces what changed.
-    final func takeSettingsAppValues(refresh: Bool) {
-        guard showsSettingsInSettingsApp, embeddingParent == nil, !settingsKey.hasEmptyPostfix else { return }
-        let shown = settingsAppSlots
-        let found: [String: Any]
-        do {
-            found = try store.storedObjects(forKeys: shown.map(\.key), refresh: refresh)
-        } catch {
-            // The set's own read reports an unavailable store; the keys are looked at again later.
-            return
-        }
-        let (base, seen) = _state.withLock { ($0.stored.values, $0.settingsApp.seen) }
-        var newlySeen: [String: StoredValue] = [:]
-        var taken: [(slot: AnySettingSlot, value: Any)] = []
-        var ignored: [IgnoredSettingsAppValue] = []
-        for (slot, key, control) in shown {
-            guard let object = found[key] else { continue }
-            let asFound = StoredValue(propertyListValue: object) ?? .string(String(describing: object))
-            guard asFound != seen[slot.name] else { continue }
-            newlySeen[slot.name] = asFound
-            do {
-                let stored = try control.storedValue(fromSettingsApp: object)
-                // What the set holds already (the keys hold what the last save wrote).
-                guard stored != base[slot.name] else { continue }
-                taken.append((slot, try slot.decode(stored).value))
-            } catch {
-                ignored.append(
-                    IgnoredSettingsAppValue(
-                        setting: slot.name, key: key, value: JSONForm.description(of: asFound),
-                        reason: "\(error)"))
-            }
-        }
-        guard !newlySeen.isEmpty else { return }
-        let changed = _state.withLock { state -> [Int] in
-            state.settingsApp.seen.merge(newlySeen) { $1 }
-            state.settingsApp.ignored += ignored
-            var changed: [Int] = []
-            for (slot, value) in taken where slot.assign(value) { changed.append(slot.index) }
-            state.changes.recordChange(of: changed)
-            return changed
-        }
-        if isPublished { announce(changed) }
-    }
-
-    /// The suite changed (another process wrote it): what the Settings app wrote is taken.
-    final func settingsAppSuiteDidChange() {
-        takeSettingsAppValues(refresh: true)
-    }
-
-    /// `write` with the values of the shown settings it stores, each under its key.
-    final func showingSettingsAppValues(
-        _ write: SettingsStore.Write<WriteDecision>
-    ) -> SettingsStore.Write<WriteDecision> {
-        guard showsSettingsInSettingsApp else { return write }
-        var write = write
-        for (slot, key, control) in settingsAppSlots {
-            guard let stored = write.decision.settings[slot.name],
-                let value = control.settingsAppValue(of: stored.jsonForm)
-            else { continue }
-            write.shownValues[key] = value
-        }
-        return write
-    }
-
-    /// After a save: the shown keys hold what was written.
-    final func settingsAppDidSave() {
-        guard showsSettingsInSettingsApp else { return }
-        _state.withLock { $0.settingsApp.seen = [:] }
     }
 }
 
@@ -196,8 +104,8 @@ enum SettingsAppForegroundWatcher {
         // Posted on the main thread: the objects look at their keys on a queue of their own.
         _ = NotificationCenter.default.addObserver(forName: notificationName, object: nil, queue: nil) { _ in
             queue.async {
-                for object in StoreRegistry.liveObjects(where: \.showsSettingsInSettingsApp) {
-                    object.takeSettingsAppValues(refresh: true)
+                for object in StoreRegistry.liveObjects(where: \.settingsApp.showsAny) {
+                    object.settingsApp.takeWrittenValues(refresh: true)
                 }
             }
         }

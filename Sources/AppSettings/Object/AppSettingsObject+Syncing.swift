@@ -59,64 +59,30 @@ extension AppSettingsObject {
     ///   ``synchronizeToUserDefaults()``), or when taking what the cloud sent while the app was not
     ///   running could not be stored; syncing has started in the second case.
     public final func startSyncing(with store: any CloudKeyValueStore) throws {
-        if let parent = embeddingParent {
+        if let parent = announcer.parent {
             try parent.startSyncing(with: store)
             return
         }
-        try checkStorable()
+        try ledger.checkStorable()
         stopSyncing()
         let sync = CloudSync(store: store)
         _state.withLock { $0.cloud.sync = sync }
         sync.start(
             observer: { [weak self, weak sync] change in
                 guard let self, let sync else { return }
-                self.cloudStoreDidChange(change, from: sync)
+                self.syncCoordinator.cloudStoreDidChange(change, from: sync)
             },
             event: { [weak self, weak sync] event in
                 guard let self, let sync else { return }
-                self.environmentDidChange(event, for: sync)
+                self.syncCoordinator.environmentDidChange(event, for: sync)
             },
             check: { [weak self, weak sync] in
-                guard let self, let sync, !self.isSettled(with: sync) else { return }
-                self.pullReportingFailures(nil, from: sync)
+                guard let self, let sync, !self.syncCoordinator.isSettled(with: sync) else { return }
+                self.syncCoordinator.pullReportingFailures(nil, from: sync)
             })
         // The first download may come later, and silently: the store is checked again by itself.
         sync.checkAgainLater()
-        try refresh(sync)
-    }
-
-    /// Whether a check would find nothing to do: the store is signed out, or signed into the
-    /// stored record's account and holds, for every synced setting, what the record says.
-    private func isSettled(with sync: CloudSync) -> Bool {
-        guard let record = _state.withLock({ $0.stored.cloudRecord }) else { return false }
-        switch sync.store.account {
-        case .signedOut: return true
-        case .signedIn(let identifier) where record.account != identifier: return false
-        default: break
-        }
-        return slots.allSatisfy { slot in
-            !slot.syncs || slot.isConstant
-                || record.isSettled(slot.name, holding: sync.envelope(forKey: cloudKey(of: slot)))
-        }
-    }
-
-    /// After the account changed, a pull takes the new account's values (or sends what was saved
-    /// while signed out, back on the same account), and the checks start again; back in the
-    /// foreground, the store is asked for new values, as ``refreshFromCloud()`` does.
-    private func environmentDidChange(_ event: CloudEnvironmentEvent, for sync: CloudSync) {
-        switch event {
-        case .identityChanged:
-            sync.checkAgainLater()
-            pullReportingFailures(nil, from: sync)
-        case .enteredForeground:
-            do {
-                try refresh(sync)
-            } catch {
-                reportSyncFailures([
-                    error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")
-                ])
-            }
-        }
+        try syncCoordinator.refresh(sync)
     }
 
     /// Asks the store for new values and compares every synced setting with it, as a change
@@ -127,35 +93,29 @@ extension AppSettingsObject {
     ///
     /// - Throws: ``AppSettingsError`` when what was taken could not be stored.
     public final func refreshFromCloud() throws {
-        if let parent = embeddingParent {
+        if let parent = announcer.parent {
             try parent.refreshFromCloud()
             return
         }
         guard let sync = _state.withLock({ $0.cloud.sync }) else { return }
-        try refresh(sync)
-    }
-
-    /// Apple: call `synchronize()` "only at launch or when your app returns to the foreground".
-    private func refresh(_ sync: CloudSync) throws {
-        if !sync.store.synchronize() {
-            Log.notice("\(userDefaultsKey): the cloud key-value store could not synchronize its local copy")
-        }
-        try pull(nil, from: sync)
+        try syncCoordinator.refresh(sync)
     }
 
     /// Stops syncing: nothing more is sent or taken. Synced settings changed from now on are sent
     /// after the next ``startSyncing(with:)`` when the store is then signed into the same account
     /// as now (a store signed into another account now first takes that account's values).
     public final func stopSyncing() {
-        if let parent = embeddingParent {
+        if let parent = announcer.parent {
             parent.stopSyncing()
             return
         }
         // The values stored from now on belong to the account the store is signed into now.
         do {
-            try pullIfAccountChanged()
+            try syncCoordinator.pullIfAccountChanged()
         } catch {
-            reportSyncFailures([error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")])
+            syncCoordinator.reportSyncFailures([
+                error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")
+            ])
         }
         let sync = _state.withLock { state in
             defer { state.cloud.sync = nil }
@@ -164,29 +124,6 @@ extension AppSettingsObject {
         sync?.stop()
     }
 
-    /// The cloud key of a synced setting.
-    final func cloudKey(of slot: AnySettingSlot) -> String {
-        cloudKey(ofSettingNamed: slot.name)
-    }
-
-    final func cloudKey(ofSettingNamed name: String) -> String {
-        settingsKey.cloudKey(ofSettingNamed: name)
-    }
-
-    /// Before a save: when the store is signed into another account than the one the stored
-    /// values belong to, a pull first takes the new account's values (the unsaved changes stay,
-    /// and are then saved to the new account).
-    func pullIfAccountChanged() throws {
-        let (sync, recorded) = _state.withLock { ($0.cloud.sync, $0.stored.cloudRecord?.account) }
-        guard let sync, let recorded, case .signedIn(let account) = sync.store.account, account != recorded else {
-            return
-        }
-        try pull(nil, from: sync)
-    }
-
-    /// After `removeFromUserDefaults()`: a syncing object takes the cloud's values at once.
-    func pullAfterRemoval() {
-        guard let sync = _state.withLock({ $0.cloud.sync }) else { return }
-        cloudStoreDidChange(nil, from: sync)
-    }
+    /// This object's side of syncing: its pulls, its saves' record and pushes (``CloudCoordinator``).
+    var syncCoordinator: CloudCoordinator { CloudCoordinator(object: self) }
 }

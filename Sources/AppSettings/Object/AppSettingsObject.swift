@@ -27,36 +27,12 @@ import Observation
 /// In a target with default main-actor isolation (new Xcode 26 app targets), declare the subclass
 /// inside a `nonisolated enum` namespace; <doc:GettingStarted> explains why.
 open class AppSettingsObject: NSObject, @unchecked Sendable {
-    /// Mutable state shared by all settings of one object, guarded by ``_state``.
-    @usableFromInline
-    struct State {
-        /// Which settings changed since the last load or save.
-        @usableFromInline var changes = ChangeTracking()
-        /// What the store held after the last load or save (the base of a merge), in one value.
-        var stored = StoredBase()
-        var lastLoadError: AppSettingsError?
-        var reloadsWhenStoredSettingsChange = false
-        var parent: WeakSettingsObject?
-        /// Who hears of changes, and those a running transaction holds back.
-        var announcements = Announcements()
-        /// The cloud store this object syncs with, while it does.
-        var cloud = CloudLink()
-        /// What a live object that is not nested found of overrides (launch arguments, the
-        /// environment, managed configuration); `nil` for scratch copies and nested objects.
-        var overrides: OverrideState?
-        /// What the object saw under the keys the system Settings app shows (`+SettingsApp`).
-        var settingsApp = SettingsAppState()
-    }
-
     /// The lock and the state it guards; `@Setting` values are guarded by it too.
-    @usableFromInline let _state = Protected(State())
+    @usableFromInline let _state = Protected(ObjectState())
+
     /// Held by ``synchronizeToUserDefaults()`` from snapshot to write. (It guards an unused `Int`:
     /// with a zero-sized value, ThreadSanitizer reports the lock's own accesses as races.)
     let _synchronization = Protected(0)
-    /// Runs `body` holding ``_synchronization``.
-    final func withSynchronizationLock<T>(_ body: () throws -> T) rethrows -> T {
-        try _synchronization.withLock { _ in try body() }
-    }
 
     /// Observation's registrar, for per-setting tracking.
     @usableFromInline let _registrar = ObservationRegistrar()
@@ -66,17 +42,11 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     /// The slots of all `@Setting` properties, in declaration order (superclass first).
     private(set) final var slots: [AnySettingSlot] = []
-    private(set) final var layout = SettingsLayout.empty
-    /// The key and every name made from it; set during initialization.
-    private(set) final var settingsKey = SettingsKey(postfix: "")
-    /// Reads and writes this object's key; set during initialization.
-    private(set) final var store = SettingsStore.placeholder
+    /// Its class's layout, its key and its store: set once, during initialization.
+    private(set) final var binding = ObjectBinding()
     /// Whether other code may see this object: `false` for a scratch copy or an object still
     /// initializing, which may be changed without locks or notifications.
     final var isPublished = false
-    /// The log capture of the task that made this object (tests' `AppSettingsLog.capture`): what
-    /// the library logs for it from its own threads (a watcher's refresh) goes there too.
-    final let logCapture = LogCapture.current
 
     /// Creates a settings set bound to `userDefaults`: developer defaults first, then what is
     /// stored, if anything.
@@ -109,11 +79,11 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         super.init()
         attachSlots(to: store)
         let availabilityNotices = StoreAvailabilityWatcher.noticeCount
-        loadAtInitialization()
-        applyOverridesAtInitialization()
-        publish()
+        ledger.loadAtInitialization()
+        overrides.applyOverridesAtInitialization()
+        StoreRegistry.publish(self)
         // Protected data became available while this object loaded, before it was live.
-        if StoreAvailabilityWatcher.noticeCount != availabilityNotices { reloadIfStoreBecameAvailable() }
+        if StoreAvailabilityWatcher.noticeCount != availabilityNotices { ledger.reloadIfStoreBecameAvailable() }
     }
 
     /// Whether this class decodes securely: `true`, and each subclass inherits it.
@@ -141,43 +111,35 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         super.init()
         attachSlots(to: store)
         resetToDeveloperDefaults()
-        let decoded = coder.decodeObject(of: ArchiveFormat.foundationClasses, forKey: Self.codingSettingsKey)
+        let decoded = coder.decodeObject(of: ArchiveFormat.foundationClasses, forKey: SecureCodingSupport.settingsKey)
         if let decoded, case .dictionary(let entries)? = StoredValue(propertyListValue: decoded) {
             var problems = LoadProblems()
-            let unknown = fill(fromStored: entries) { problems.append($0) }
+            let unknown = ledger.fill(fromStored: entries) { problems.append($0) }
             _state.withLock { state in
                 state.stored.unknownValues = unknown
                 state.lastLoadError = problems.error(key: userDefaultsKey)
             }
         }
-        publish()
+        StoreRegistry.publish(self)
     }
 
     deinit {
         if isPublished { StoreRegistry.unregister(self) }
-        if isPublished { _state.withLock { $0.cloud.sync }?.stop() }
-        finishChangeSequences()
-    }
-
-    /// Makes a finished scratch object a live one: visible to the store registry.
-    final func publish() {
-        isPublished = true
-        StoreRegistry.register(self)
+        if isPublished { syncCoordinator.stopAtRelease() }
+        announcer.finishChangeSequences()
     }
 
     private func attachSlots(to location: AppSettingsStore) {
-        (slots, layout) = SettingsLayout.attach(to: self)
-        settingsKey = SettingsKey(postfix: userDefaultsKeyPostfix)
-        store = SettingsStore(store: location, key: settingsKey.name)
+        (slots, binding.layout) = SettingsLayout.attach(to: self)
+        binding.key = SettingsKey(postfix: userDefaultsKeyPostfix)
+        binding.store = SettingsStore(store: location, key: binding.key.name)
         _state.withLock { $0.changes = ChangeTracking(settingCount: slots.count) }
         for slot in slots {
-            if let nested = slot.nestedObject { nested.embed(in: self) }
+            if let nested = slot.nestedObject { nested.announcer.embed(in: self) }
         }
     }
 
     // MARK: Keys
-
-    static var keyPrefix: String { SettingsKey.prefix }
 
     /// The last part of ``userDefaultsKey``; by default the subclass's name.
     ///
@@ -185,11 +147,11 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// apart. It must not be empty.
     open var userDefaultsKeyPostfix: String {
         // The layout, made once per class, holds it (an object reads it after attaching its layout).
-        layout.className.isEmpty ? settingsClassName(of: type(of: self)) : layout.className
+        binding.layout.className.isEmpty ? settingsClassName(of: type(of: self)) : binding.layout.className
     }
 
     /// The full `UserDefaults` key of this set: `"AppSettings."` followed by ``userDefaultsKeyPostfix``.
-    public final var userDefaultsKey: String { settingsKey.name }
+    public final var userDefaultsKey: String { binding.key.name }
 
     // MARK: The shared instance
 
@@ -277,7 +239,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
             for slot in slots { slot.nestedObject?.resetToDeveloperDefaults() }
             return
         }
-        replaceValues(as: .change) { $0.resetToDeveloperDefaults() }
+        ledger.replaceValues(as: .change) { $0.resetToDeveloperDefaults() }
     }
 
     /// Called after values were read from storage or from a dictionary, on the object being
@@ -351,17 +313,17 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// Equal when of the same class with the same value in every stored setting (nested
     /// settings compared by value); `const` settings are not compared.
     open override func isEqual(_ object: Any?) -> Bool {
-        settingsAreEqual(to: object)
+        forms.settingsAreEqual(to: object)
     }
 
     /// A hash consistent with ``isEqual(_:)``: it combines the class and the stored values.
     open override var hash: Int {
-        settingsHash
+        forms.settingsHash
     }
 
     /// The class, the key and every setting with its value, in declaration order.
     open override var description: String {
-        settingsDescription
+        forms.settingsDescription
     }
 
     /// The identity Observation tracks for the setting at `index`.

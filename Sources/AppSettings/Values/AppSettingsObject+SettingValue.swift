@@ -18,7 +18,7 @@ extension SettingValue where Self: AppSettingsObject {
 final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Object>, @unchecked Sendable {
     /// The object's settings as a dictionary.
     override func storedValue(of value: Object) throws -> StoredValue {
-        .dictionary(try value.codec.encodedSettings(value.takeSnapshot()))
+        .dictionary(try SettingsCodec(object: value).encodedSettings(value.ledger.takeSnapshot()))
     }
 
     /// A new object (developer defaults, nothing loaded from `UserDefaults`) filled with the
@@ -31,11 +31,11 @@ final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Obj
         let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
         object.resetToDeveloperDefaults()
         // The first value that does not fit makes the whole object one that does not fit.
-        let unknown = try object.fill(fromStored: entries) { problem in
+        let unknown = try object.ledger.fill(fromStored: entries) { problem in
             throw StoredValueMismatch(expected: Object.self, foundDescription: "\(problem.setting) \(problem.reason)")
         }
         object._state.withLock { $0.stored.unknownValues = unknown }
-        object.publish()
+        StoreRegistry.publish(object)
         return object
     }
 
@@ -50,7 +50,7 @@ final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Obj
         guard case .dictionary(let entries) = value else { return value }
         let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
         do {
-            return .dictionary(try object.storedEntries(fromJSONForm: entries, key: object.userDefaultsKey))
+            return .dictionary(try object.forms.storedEntries(fromJSONForm: entries, key: object.userDefaultsKey))
         } catch {
             throw StoredValueMismatch(expected: Object.self, foundDescription: "\(error)")
         }
@@ -59,6 +59,6 @@ final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Obj
     /// An object of the class's settings.
     override var schemaNode: SchemaNode {
         let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
-        return .object(object.schemaProperties())
+        return .object(object.forms.schemaProperties())
     }
 }

@@ -25,7 +25,7 @@ enum ManagedConfigurationWatcher {
         ) { _ in
             queue.async {
                 for object in StoreRegistry.liveObjects(where: { _ in true }) {
-                    LogCapture.logging(for: object) { object.refreshManagedConfigurationIfChanged() }
+                    LogCapture.logging(for: object) { object.overrides.refreshManagedConfigurationIfChanged() }
                 }
             }
         }

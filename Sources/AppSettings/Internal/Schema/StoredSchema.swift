@@ -132,7 +132,7 @@ struct StoredSchema: Equatable {
         if let cached = cache.withLock({ $0[key] }), cached.schemaVersion == schemaVersion {
             return cached
         }
-        var schema = StoredSchema(object.schemaProperties())
+        var schema = StoredSchema(object.forms.schemaProperties())
         schema.schemaVersion = schemaVersion
         let names = schema.properties.keys.sorted()
         var defaults: [String: (stored: StoredValue, text: String)] = [:]
@@ -166,7 +166,7 @@ struct StoredSchema: Equatable {
         }
         guard cached.names.count != settings.count else { return cached.parts.text(listing: listed) }
         // Settings the class does not declare, carried over: positions move.
-        var schema = StoredSchema(object.schemaProperties())
+        var schema = StoredSchema(object.forms.schemaProperties())
         schema.schemaVersion = version
         return schema.parts(forNames: settings.keys.sorted()).text(listing: listed)
     }

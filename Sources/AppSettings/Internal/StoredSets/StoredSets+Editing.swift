@@ -94,9 +94,10 @@ extension StoredSets {
         }
         // Live objects of this process (those of other processes learn it from the store).
         let others = StoreRegistry.liveObjects { object in
-            object.userDefaultsKey == key && (object.userDefaults === userDefaults || object.store.holds(written))
+            object.userDefaultsKey == key
+                && (object.userDefaults === userDefaults || object.binding.store.holds(written))
         }
-        for object in others { object.storedSettingsDidChange() }
+        for object in others { object.ledger.storedSettingsDidChange() }
     }
 
     /// The stored set, when every setting of it can be read: a set that cannot is never rewritten.
@@ -177,7 +178,7 @@ extension StoredSets {
             throw .storeFailed(key: key, reason: "\(error)")
         }
         let others = StoreRegistry.liveObjects { $0.userDefaultsKey == key && $0.userDefaults === userDefaults }
-        for object in others { object.storedSettingsDidChange() }
+        for object in others { object.ledger.storedSettingsDidChange() }
         return backupKey
     }
 }

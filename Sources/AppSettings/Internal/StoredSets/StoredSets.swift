@@ -7,7 +7,7 @@ import Foundation
 /// `StoredSets.FileContents`, and edit through `StoredSets.edit` (the store, under its lock).
 package enum StoredSets {
     /// What every settings key begins with.
-    package static var keyPrefix: String { AppSettingsObject.keyPrefix }
+    package static var keyPrefix: String { SettingsKey.prefix }
     /// The key of a JSON document's schema version (`$schemaVersion`).
     package static var schemaVersionKey: String { JSONForm.schemaVersionKey }
 

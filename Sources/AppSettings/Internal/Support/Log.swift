@@ -72,7 +72,7 @@ package final class LogCapture: Sendable {
     /// Runs `body`, on one of the library's own threads, logging for `object`: into the capture
     /// of the task that made it, if any.
     static func logging<T>(for object: AppSettingsObject, _ body: () throws -> T) rethrows -> T {
-        guard let capture = object.logCapture, current == nil else { return try body() }
+        guard let capture = object.binding.logCapture, current == nil else { return try body() }
         return try $current.withValue(capture, operation: body)
     }
 }

@@ -64,3 +64,14 @@ struct Announcements {
         return Array(continuations.values)
     }
 }
+
+/// The part of an object that tells of changes: Observation, the parent object, notifications and
+/// `changes` sequences, one delivery at a time (`State.announcements`, an ``Announcements``).
+struct Announcer: ObjectPart {
+    let object: AppSettingsObject
+}
+
+extension AppSettingsObject {
+    /// Tells of this object's changes (``Announcer``).
+    var announcer: Announcer { Announcer(object: self) }
+}

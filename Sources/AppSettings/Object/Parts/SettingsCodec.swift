@@ -18,7 +18,9 @@ package struct SettingsCodec {
         for slot in object.slots where !slot.isConstant {
             if let nested = snapshot.nested[slot.index] {
                 settings[slot.name] = .dictionary(
-                    try slot.nestedObject?.codec.encodedSettings(nested, includingUnknown: includingUnknown) ?? [:])
+                    try slot.nestedObject.map {
+                        try SettingsCodec(object: $0).encodedSettings(nested, includingUnknown: includingUnknown)
+                    } ?? [:])
             } else if let value = snapshot.values[slot.index] {
                 do {
                     settings[slot.name] = try slot.storedValue(of: value)
@@ -84,7 +86,7 @@ package struct SettingsCodec {
                 result.problems.append(setting: name, reason: reason)
             }
         } catch {
-            result.error = .unreadableArchive(key: key, settings: object.storedSettingNames, reason: "\(error)")
+            result.error = .unreadableArchive(key: key, settings: object.ledger.storedSettingNames, reason: "\(error)")
             return result
         }
         let storedVersion = result.schemaVersion ?? 0
@@ -121,9 +123,4 @@ package struct SettingsCodec {
         }
         return result
     }
-}
-
-extension AppSettingsObject {
-    /// This object's stored form (see ``SettingsCodec``).
-    var codec: SettingsCodec { SettingsCodec(object: self) }
 }

@@ -44,7 +44,7 @@ struct SettingsLayout: @unchecked Sendable {
         }
         let (slots, layout) = discover(object)
         cache.withLock { $0[type] = layout }
-        AppSettingsObject.adoptSecureCodingSupport(Swift.type(of: object))
+        SecureCodingSupport.adopt(Swift.type(of: object))
         layout.name(slots)
         return (slots, layout)
     }

@@ -26,22 +26,28 @@ enum StoreRegistry {
     /// Tells the live objects of the stores `change` concerns what they hold now, unless this
     /// process wrote it.
     private static func storesChangedElsewhere(_ change: StoreWatcher.Change) {
-        for object in liveObjects(where: { change.concerns($0.store) }) {
+        for object in liveObjects(where: { change.concerns($0.binding.store) }) {
             // The suite changed: what the Settings app wrote under the keys it shows, if anything.
-            LogCapture.logging(for: object) { object.settingsAppSuiteDidChange() }
-            switch change.contents(object.store) {
+            LogCapture.logging(for: object) { object.settingsApp.suiteDidChange() }
+            switch change.contents(object.binding.store) {
             case .nothing:
                 continue
             case .unreadable:
-                LogCapture.logging(for: object) { object.storedSettingsDidChange(inAnotherProcess: nil) }
+                LogCapture.logging(for: object) { object.ledger.storedSettingsDidChange(inAnotherProcess: nil) }
             case .bytes(let stored):
                 guard !StoreWatcher.isOwnWrite(stored) else { continue }
-                LogCapture.logging(for: object) { object.storedSettingsDidChange(inAnotherProcess: stored) }
+                LogCapture.logging(for: object) { object.ledger.storedSettingsDidChange(inAnotherProcess: stored) }
             }
         }
     }
 
-    static func register(_ object: AppSettingsObject) {
+    /// Makes a finished scratch object a live one: other code may see it, and the registry does.
+    static func publish(_ object: AppSettingsObject) {
+        object.isPublished = true
+        register(object)
+    }
+
+    private static func register(_ object: AppSettingsObject) {
         _ = watcherHandler
         let key = object.userDefaultsKey
         let live = objects.withLock { objects in
@@ -50,8 +56,8 @@ enum StoreRegistry {
             return live
         }
         withExtendedLifetime(live) {}
-        StoreWatcher.startWatching(object.store)
-        if object.showsSettingsInSettingsApp { SettingsAppForegroundWatcher.start() }
+        StoreWatcher.startWatching(object.binding.store)
+        if object.settingsApp.showsAny { SettingsAppForegroundWatcher.start() }
     }
 
     static func unregister(_ object: AppSettingsObject) {
@@ -62,7 +68,7 @@ enum StoreRegistry {
             return live
         }
         withExtendedLifetime(live) {}
-        StoreWatcher.stopWatching(object.store)
+        StoreWatcher.stopWatching(object.binding.store)
     }
 
     /// The live objects that `isIncluded` accepts (called outside the lock).
@@ -83,13 +89,13 @@ enum StoreRegistry {
         let others = objects.withLock { objects in
             (objects[writer.userDefaultsKey] ?? []).compactMap(\.object).filter { $0 !== writer }
         }
-        return others.filter { $0.settingsStore == writer.settingsStore || $0.store.holds(stored) }
+        return others.filter { $0.settingsStore == writer.settingsStore || $0.binding.store.holds(stored) }
     }
 
     /// Tells the other live objects of `writer`'s store (but `excluded`) that it wrote `stored`.
     static func storeDidChange(_ writer: AppSettingsObject, stored: Data, except excluded: AppSettingsObject? = nil) {
         for other in objects(sharingStoreWith: writer, holding: stored) where other !== excluded {
-            other.storedSettingsDidChange()
+            other.ledger.storedSettingsDidChange()
         }
     }
 }

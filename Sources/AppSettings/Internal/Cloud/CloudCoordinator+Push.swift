@@ -2,7 +2,7 @@ import Foundation
 
 // The save's part of syncing: the record a save writes, the values it sends, and what failed.
 
-extension AppSettingsObject {
+extension CloudCoordinator {
     /// The cloud record a synchronization writes: the stored set's when it merges with another
     /// writer's (it is the newer one; this snapshot's changes are stamped past it), else its own.
     func cloudRecordToWrite(_ cloud: CloudSnapshot, storedRecord: CloudRecord??) -> CloudRecord? {

@@ -2,7 +2,7 @@ import Foundation
 
 // A pull: the store's newer synced values come into the set (see `+Syncing` for the rules).
 
-extension AppSettingsObject {
+extension CloudCoordinator {
     /// Called by the store's change observer, on the store's thread. A notice of the initial sync
     /// is not answered inside it: Apple, `NSUbiquitousKeyValueStoreInitialSyncChange`: "Schedule
     /// the write operations after a delay to give the system time to download the data". The
@@ -37,7 +37,7 @@ extension AppSettingsObject {
     /// is stored (sending the newer values of this device), then this object takes its values
     /// where it has no unsaved change.
     func pull(_ change: CloudKeyValueStoreChange?, from sync: CloudSync) throws {
-        let outcome: PullOutcome? = try _synchronization.withLock { _ in
+        let outcome: PullOutcome? = try object._synchronization.withLock { _ -> PullOutcome? in
             // A notice that arrives after `stopSyncing()` (or for a replaced store) is ignored.
             guard _state.withLock({ $0.cloud.sync === sync }) else { return nil }
             let account = sync.store.account
@@ -45,27 +45,27 @@ extension AppSettingsObject {
             // the user is not signed into an iCloud account, the data is stored locally until the
             // next synchronization opportunity").
             guard account != .signedOut else { return nil }
-            let scratch = makeScratchCopy(copyingValues: false)
+            let scratch = object.ledger.makeScratchCopy(copyingValues: false)
             scratch.resetToDeveloperDefaults()
-            if let error = scratch.loadStoredState(refresh: true) {
-                Log.error("\(type(of: self)): taking values from the cloud: \(error)")
+            if let error = scratch.ledger.loadStoredState(refresh: true) {
+                Log.error("\(type(of: object)): taking values from the cloud: \(error)")
             }
             let (storedRecord, storedSchemaVersion) = scratch._state.withLock {
                 ($0.stored.cloudRecord, $0.stored.schemaVersion)
             }
-            let settings = scratch.syncedSettings()
+            let settings = scratch.syncCoordinator.syncedSettings()
             var pull = CloudPull(record: storedRecord ?? CloudRecord())
             pull.takeAccount(account, notice: change, settings: settings)
             pull.recordRefusals(in: change, settings: settings, sync: sync)
             let removals = pull.forgetSettingsNoLongerSynced(
-                settings, removesKeys: (storedSchemaVersion ?? 0) <= type(of: self).schemaVersion,
+                settings, removesKeys: (storedSchemaVersion ?? 0) <= type(of: object).schemaVersion,
                 cloudKey: cloudKey(ofSettingNamed:))
             for key in removals { sync.remove(key) }
             pull.stampValuesWithoutVersion(settings)
             pull.compare(settings, with: sync)
             var outcome = PullOutcome(conflicts: pull.conflicts, failures: pull.failures)
             if !pull.taken.isEmpty {
-                _ = scratch.fill(fromStored: pull.taken) { problem in
+                _ = scratch.ledger.fill(fromStored: pull.taken) { problem in
                     outcome.failures.append(
                         .cloudValueUnreadable(
                             key: cloudKey(ofSettingNamed: problem.setting), setting: problem.setting,
@@ -81,20 +81,20 @@ extension AppSettingsObject {
                 state.cloud.sync = sync
                 state.cloud.changesCameFromCloud = true
             }
-            let synchronization = try scratch.synchronize(forcing: true, onBehalfOf: self)
+            let synchronization = try scratch.ledger.synchronize(forcing: true, onBehalfOf: object)
             outcome.failures += synchronization?.decision.cloudFailures ?? []
             // What the scratch copy wrote is this object's new base: its unsaved changes are
             // written over it by its next synchronization, without a merge.
             let written = scratch._state.withLock { $0.stored }
             _state.withLock { $0.stored = written }
             // Only settings without unsaved changes take the stored values.
-            var snapshot = takeSnapshot()
+            var snapshot = object.ledger.takeSnapshot()
             snapshot.changes.generation = snapshot.changes.savedGeneration
-            takeStoredValues(of: scratch, over: snapshot, into: &outcome.adopted)
+            object.ledger.takeStoredValues(of: scratch, over: snapshot, into: &outcome.adopted)
             return outcome
         }
         guard let outcome else { return }
-        for (object, indices) in outcome.adopted { object.announce(indices, propagatesToParent: false) }
+        for (object, indices) in outcome.adopted { object.announcer.announce(indices, propagatesToParent: false) }
         if !outcome.conflicts.isEmpty {
             Log.notice(
                 "\(userDefaultsKey): \(outcome.conflicts.joined(separator: ", ")) changed here and on another device "
@@ -108,10 +108,10 @@ extension AppSettingsObject {
     /// The synced settings of this object (an unpublished copy), with what it holds: each value
     /// in cloud form and its developer default.
     func syncedSettings() -> [SyncedSetting] {
-        let defaults = makeScratchCopy(copyingValues: false)
+        let defaults = object.ledger.makeScratchCopy(copyingValues: false)
         defaults.resetToDeveloperDefaults()
         return slots.filter { $0.syncs && !$0.isConstant }.map { slot in
-            let developerDefault = defaults.storedValue(of: defaults.slots[slot.index])
+            let developerDefault = defaults.syncCoordinator.storedValue(of: defaults.slots[slot.index])
             return SyncedSetting(
                 name: slot.name, key: cloudKey(of: slot), stored: storedValue(of: slot)?.cloudValue,
                 developerDefault: developerDefault?.cloudValue, developerDefaultStored: developerDefault ?? .null)

@@ -48,14 +48,23 @@ extension AppSettingsObject {
     /// // launch argument override -MyAppsSettings.volume for 'volume' = 999 ignored: expected Int8, found '999' …
     /// ```
     public final var ignoredOverrides: [IgnoredOverride] {
-        if let parent = embeddingParent { return parent.ignoredOverrides }
+        if let parent = announcer.parent { return parent.ignoredOverrides }
         return _state.withLock { $0.overrides?.ignored ?? [] }
     }
 
+    /// This object's overrides: finding, applying and clearing them (``SettingsOverrides``).
+    var overrides: SettingsOverrides { SettingsOverrides(object: self) }
+}
+
+/// The overrides part of an object: finds each setting's override in the sources, puts it over
+/// the setting and records what it ignored (`State.overrides`).
+struct SettingsOverrides: ObjectPart {
+    let object: AppSettingsObject
+
     /// The object this one is nested in, through every level; itself when it is not nested.
-    final var topmostObject: AppSettingsObject {
-        var object = self
-        while let parent = object.embeddingParent { object = parent }
+    var topmostObject: AppSettingsObject {
+        var object = object
+        while let parent = object.announcer.parent { object = parent }
         return object
     }
 
@@ -63,21 +72,21 @@ extension AppSettingsObject {
 
     /// Looks for overrides of this new object (not yet published) in the sources of this process
     /// (or of the test running), and starts watching managed configuration.
-    final func applyOverridesAtInitialization() {
+    func applyOverridesAtInitialization() {
         let sources = OverrideSources.forNewObject
         applyOverrides(sources: sources, managed: readManagedConfiguration(sources), announcing: false, force: false)
         ManagedConfigurationWatcher.start()
     }
 
     /// Takes the override sources of `original`, whose copy this unpublished object is.
-    final func applyOverrides(of original: AppSettingsObject) {
+    func applyOverrides(of original: AppSettingsObject) {
         guard let state = original._state.withLock({ $0.overrides }) else { return }
         applyOverrides(sources: state.sources, managed: state.managed, announcing: false, force: false)
     }
 
     /// Reads managed configuration again and, when it changed, applies the overrides again and
     /// tells observers of every setting whose value changed.
-    final func refreshManagedConfiguration() {
+    func refreshManagedConfiguration() {
         guard let sources = _state.withLock({ $0.overrides?.sources }) else { return }
         applyOverrides(sources: sources, managed: nil, announcing: isPublished, force: true)
     }
@@ -85,26 +94,26 @@ extension AppSettingsObject {
     /// ``refreshManagedConfiguration()``, when what managed configuration holds for this object
     /// differs from what it found last: read without the object's locks, so an object whose
     /// configuration did not change never waits for its save in flight.
-    final func refreshManagedConfigurationIfChanged() {
+    func refreshManagedConfigurationIfChanged() {
         guard let overrides = _state.withLock({ $0.overrides }) else { return }
         guard readManagedConfiguration(overrides.sources) != overrides.managed else { return }
         refreshManagedConfiguration()
     }
 
     /// Applies the overrides found last again (a nested settings object was replaced).
-    final func reapplyOverrides() {
+    func reapplyOverrides() {
         guard let state = _state.withLock({ $0.overrides }) else { return }
         applyOverrides(sources: state.sources, managed: state.managed, announcing: isPublished, force: true)
     }
 
     /// Removes every override of this object and its nested objects, without telling observers:
     /// for an object being nested, which takes its parent's.
-    final func clearOverrides() {
+    func clearOverrides() {
         _state.withLock { state in
             state.overrides = nil
             for slot in slots where slot.overrideSource != nil { _ = slot.removeOverride() }
         }
-        for slot in slots { slot.nestedObject?.clearOverrides() }
+        for slot in slots { slot.nestedObject?.overrides.clearOverrides() }
     }
 
     private func readManagedConfiguration(_ sources: OverrideSources) -> ManagedConfigurationSource.Read {
@@ -137,7 +146,7 @@ extension AppSettingsObject {
     ) {
         // One application at a time, reading managed configuration under the same lock, so the
         // last one read is the last one applied.
-        let applied = withSynchronizationLock { () -> AppliedOverrides? in
+        let applied = object._synchronization.withLock { _ -> AppliedOverrides? in
             let managed = given ?? readManagedConfiguration(sources)
             if given == nil, managed == _state.withLock({ $0.overrides?.managed }) { return nil }
             var (candidates, ignored) = overrideCandidates(sources: sources, managed: managed)
@@ -153,12 +162,12 @@ extension AppSettingsObject {
         }
         guard let applied else { return }
         for problem in applied.ignored where !applied.previouslyIgnored.contains(problem) {
-            let message = "\(type(of: self)): \(problem)"
+            let message = "\(type(of: object)): \(problem)"
             if IgnoredOverrideLog.isNew(message) { Log.error(message) }
         }
         guard announcing else { return }
         for (object, indices) in applied.changes {
-            object.announce(indices, propagatesToParent: false, hidingOverridden: false)
+            object.announcer.announce(indices, propagatesToParent: false, hidingOverridden: false)
         }
     }
 
@@ -169,8 +178,8 @@ extension AppSettingsObject {
         managed: ManagedConfigurationSource.Read
     ) -> ([String: [OverrideCandidate]], [IgnoredOverride]) {
         var ignored: [IgnoredOverride] = []
-        let argumentPrefix = settingsKey.argumentKey(path: "")
-        let entries = sources.entries(for: settingsKey)
+        let argumentPrefix = object.binding.key.argumentKey(path: "")
+        let entries = sources.entries(for: object.binding.key)
         let (arguments, environment) = (entries.arguments, entries.environment)
         var managedEntries: [String: StoredValue] = [:]
         var managedOrigin = ""
@@ -225,7 +234,7 @@ extension AppSettingsObject {
             // Names that match no setting are left alone: they may be another set's whose postfix
             // starts the same way.
             var paths: [String: String] = [:]
-            for leaf in leaves { paths[settingsKey.environmentName(path: leaf)] = leaf }
+            for leaf in leaves { paths[object.binding.key.environmentName(path: leaf)] = leaf }
             for (name, text) in environment {
                 guard let path = paths[name] else { continue }
                 candidates[path, default: []].append(
@@ -244,7 +253,7 @@ extension AppSettingsObject {
             let path = prefix + slot.name
             if let object = slot.nestedObject {
                 nested.insert(path)
-                object.collectOverridablePaths(prefix: path + ".", leaves: &leaves, nested: &nested)
+                object.overrides.collectOverridablePaths(prefix: path + ".", leaves: &leaves, nested: &nested)
             } else {
                 leaves.append(path)
             }
@@ -265,7 +274,8 @@ extension AppSettingsObject {
         for slot in slots where !slot.isConstant {
             let path = prefix + slot.name
             if let nested = slot.nestedObject {
-                nested.resolveOverrides(path: path + ".", candidates: &candidates, ignored: &ignored, changes: &changes)
+                nested.overrides.resolveOverrides(
+                    path: path + ".", candidates: &candidates, ignored: &ignored, changes: &changes)
                 continue
             }
             var chosen: (slot: AnySettingSlot, value: Any, source: SettingSource)?
@@ -292,7 +302,7 @@ extension AppSettingsObject {
             }
             return changed.sorted()
         }
-        if !changed.isEmpty { changes.append((self, changed)) }
+        if !changed.isEmpty { changes.append((object, changed)) }
     }
 
     private static func overrideProblem(_ error: any Error) -> String {

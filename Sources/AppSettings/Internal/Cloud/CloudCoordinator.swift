@@ -1,0 +1,84 @@
+import Foundation
+
+/// The sync coordinator of one object (`@Setting(syncs: true)`; the rules are described in
+/// `Object/AppSettingsObject+Syncing.swift`): what it asks of the store it syncs with, its pulls
+/// (`CloudCoordinator+Pull.swift`) and its saves' record and pushes (`CloudCoordinator+Push.swift`).
+/// The object's link to the store is `State.cloud` (``CloudLink``), the record it carries is
+/// the stored base's (`StoredBase.cloudRecord`); the save path calls it at two points, before the
+/// write (`cloudRecordToWrite`, `plannedPushes`) and after it (`reportSyncFailures`).
+struct CloudCoordinator: ObjectPart {
+    let object: AppSettingsObject
+
+    /// The object is going away: its link to the store stops.
+    func stopAtRelease() {
+        _state.withLock { $0.cloud.sync }?.stop()
+    }
+
+    /// Whether a check would find nothing to do: the store is signed out, or signed into the
+    /// stored record's account and holds, for every synced setting, what the record says.
+    func isSettled(with sync: CloudSync) -> Bool {
+        guard let record = _state.withLock({ $0.stored.cloudRecord }) else { return false }
+        switch sync.store.account {
+        case .signedOut: return true
+        case .signedIn(let identifier) where record.account != identifier: return false
+        default: break
+        }
+        return slots.allSatisfy { slot in
+            !slot.syncs || slot.isConstant
+                || record.isSettled(slot.name, holding: sync.envelope(forKey: cloudKey(of: slot)))
+        }
+    }
+
+    /// After the account changed, a pull takes the new account's values (or sends what was saved
+    /// while signed out, back on the same account), and the checks start again; back in the
+    /// foreground, the store is asked for new values, as ``refreshFromCloud()`` does.
+    func environmentDidChange(_ event: CloudEnvironmentEvent, for sync: CloudSync) {
+        switch event {
+        case .identityChanged:
+            sync.checkAgainLater()
+            pullReportingFailures(nil, from: sync)
+        case .enteredForeground:
+            do {
+                try refresh(sync)
+            } catch {
+                reportSyncFailures([
+                    error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")
+                ])
+            }
+        }
+    }
+
+    /// Apple: call `synchronize()` "only at launch or when your app returns to the foreground".
+    func refresh(_ sync: CloudSync) throws {
+        if !sync.store.synchronize() {
+            Log.notice("\(userDefaultsKey): the cloud key-value store could not synchronize its local copy")
+        }
+        try pull(nil, from: sync)
+    }
+
+    /// The cloud key of a synced setting.
+    func cloudKey(of slot: AnySettingSlot) -> String {
+        cloudKey(ofSettingNamed: slot.name)
+    }
+
+    func cloudKey(ofSettingNamed name: String) -> String {
+        object.binding.key.cloudKey(ofSettingNamed: name)
+    }
+
+    /// Before a save: when the store is signed into another account than the one the stored
+    /// values belong to, a pull first takes the new account's values (the unsaved changes stay,
+    /// and are then saved to the new account).
+    func pullIfAccountChanged() throws {
+        let (sync, recorded) = _state.withLock { ($0.cloud.sync, $0.stored.cloudRecord?.account) }
+        guard let sync, let recorded, case .signedIn(let account) = sync.store.account, account != recorded else {
+            return
+        }
+        try pull(nil, from: sync)
+    }
+
+    /// After `removeFromUserDefaults()`: a syncing object takes the cloud's values at once.
+    func pullAfterRemoval() {
+        guard let sync = _state.withLock({ $0.cloud.sync }) else { return }
+        cloudStoreDidChange(nil, from: sync)
+    }
+}

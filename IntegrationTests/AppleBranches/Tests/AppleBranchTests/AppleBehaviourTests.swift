@@ -256,7 +256,7 @@ extension AppleBranchTests {
             "2", forSetting: "second", userDefaults: AppleUserDefaults(appGroup: suite.name)!,
             key: app.userDefaultsKey)
         #expect(AppleProcess.expiringActivities.begun == before + 1, "the group's lock file, under an assertion")
-        #expect(NotifyCenter.shared.posted.last == app.store.preferencesDomain!.noticeName(forKey: app.userDefaultsKey))
+        #expect(NotifyCenter.shared.posted.last == app.binding.store.preferencesDomain!.noticeName(forKey: app.userDefaultsKey))
         #expect(Counters(userDefaults: suite.model()).second == 2)
     }
 
@@ -268,8 +268,8 @@ extension AppleBranchTests {
         defer { AppleProcess.appGroups.remove(suite.name) }
         let app = Counters(userDefaults: suite.modelAppGroup())
         let named = Counters(store: .suite(suite.name))
-        let appDomain = try #require(app.store.preferencesDomain)
-        let namedDomain = try #require(named.store.preferencesDomain)
+        let appDomain = try #require(app.binding.store.preferencesDomain)
+        let namedDomain = try #require(named.binding.store.preferencesDomain)
         #expect(namedDomain.name == suite.name)
         #expect(
             namedDomain.noticeName(forKey: named.userDefaultsKey) == appDomain.noticeName(forKey: app.userDefaultsKey))
@@ -299,7 +299,7 @@ extension AppleBranchTests {
         defer { NotificationCenter.default.removeObserver(observer) }
         let plain = Counters(userDefaults: plainDefaults)
         #expect(posts.withLock { $0 } == 0, "making the object wrote into the suite")
-        let domain = try #require(plain.store.preferencesDomain)
+        let domain = try #require(plain.binding.store.preferencesDomain)
         #expect(domain.name == nil && !domain.isAppGroup)
         let before = AppleProcess.expiringActivities.begun
         plain.first = 1
@@ -310,7 +310,7 @@ extension AppleBranchTests {
     @Test func aSuiteOfAnUnknownNameHasANoticeOfThisAppOnly() throws {
         let suite = Suite()
         let settings = Counters(userDefaults: suite.model())
-        let domain = try #require(settings.store.preferencesDomain)
+        let domain = try #require(settings.binding.store.preferencesDomain)
         #expect(domain.name == nil, "no name recorded for it: its suite cannot be told")
         let notice = domain.noticeName(forKey: settings.userDefaultsKey)
         #expect(!notice.contains("/?/"), "a notice every app on the device shares: \(notice)")

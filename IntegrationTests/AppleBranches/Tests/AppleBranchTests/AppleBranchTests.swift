@@ -116,11 +116,11 @@ struct AppleBranchTests {
         _ = (first, second)
         // The suite's store by its name: the same notice.
         let plain = Counters(store: .suite(suite.name))
-        #expect(plain.store.preferencesDomain!.noticeName(forKey: plain.userDefaultsKey) == name)
+        #expect(plain.binding.store.preferencesDomain!.noticeName(forKey: plain.userDefaultsKey) == name)
         // Of a suite whose name nothing recorded: a notice of this app's, not one every app shares.
         let unknown = Counters(userDefaults: Suite().plain())
         #expect(
-            unknown.store.preferencesDomain!.noticeName(forKey: unknown.userDefaultsKey)
+            unknown.binding.store.preferencesDomain!.noticeName(forKey: unknown.userDefaultsKey)
                 == "AppSettings.storedSettingsDidChange.unknownSuite/\(ProcessInfo.processInfo.processName)/"
                 + "AppSettings.Counters")
         #expect(
@@ -136,9 +136,9 @@ struct AppleBranchTests {
         // recorded), its own post of the notice.
         let other = Counters(userDefaults: suite.plain())
         other.first = 7
-        let data = try other.codec.archive(other.takeSnapshot())
+        let data = try SettingsCodec(object: other).archive(other.ledger.takeSnapshot())
         suite.plain().set(data, forKey: settings.userDefaultsKey)
-        _ = notify_post(settings.store.preferencesDomain!.noticeName(forKey: settings.userDefaultsKey))
+        _ = notify_post(settings.binding.store.preferencesDomain!.noticeName(forKey: settings.userDefaultsKey))
         for _ in 0..<200 where settings.first != 7 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(settings.first == 7)
     }

@@ -49,25 +49,26 @@ let package = Package(
             exclude: [
                 // Second processes: the host and the tool are built against corelibs' store, and
                 // the stand-ins' notices do not leave the process.
-                "ProcessTests.swift", "OverrideProcessTests.swift", "SharedSetProcessTests.swift",
-                "InspectorCommandTests.swift", "SettingsToolTests.swift", "ToolValueTests.swift",
-                "SettingsAppToolTests.swift", "ToolSchemaTests.swift",
+                "Processes",  // the folder, whole: each of its tests starts the test host
+                "Tool/InspectorCommandTests.swift", "Tool/SettingsToolTests.swift", "Tool/ToolValueTests.swift",
+                "Tool/ToolSchemaTests.swift", "SettingsApp/SettingsAppToolTests.swift",
                 // The schema against Python's validator and the tool: a second process, and the
                 // tool's module (the schema itself is checked on the model by SchemaTests).
-                "SchemaValidatorTests.swift",
+                "Documents/SchemaValidatorTests.swift",
                 "Support/ChildProcess.swift", "Support/BuiltExecutable.swift", "Support/ProcessTripleSettings.swift",
                 // Linux-only machinery: the recovery copy and inotify (Apple's daemon writes atomically
                 // and notify(3) tells other processes; the store's Apple tests are AppleBranchTests).
-                "RecoveryCopyTests.swift", "StoreWatcherTests.swift",
+                "Store/RecoveryCopyTests.swift", "Store/StoreWatcherTests.swift",
                 // A module of the main package built without reflection metadata (a build setting
                 // of that package's).
-                "TypeNameTests.swift",
+                "Values/TypeNameTests.swift",
                 // Hostile files, links and processes against the Linux store's own files.
-                "HostileMachineTests.swift", "HostileMachineTests+Waits.swift", "HostileMachineTests+Reads.swift",
-                "HostileMachineTests+Names.swift", "HostileMachineTests+FailedSaves.swift",
+                "Store/HostileMachineTests.swift", "Store/HostileMachineTests+Waits.swift",
+                "Store/HostileMachineTests+Reads.swift", "Store/HostileMachineTests+Names.swift",
+                "Store/HostileMachineTests+FailedSaves.swift",
                 // Compiled out (`#if os(Linux) && !APPLE_STAND_INS`), for the same reason: in
-                // DataSafetyTests+LinuxStore.swift, the tests of the Linux domain file, recovery copy
-                // and lock file; in OverrideTests+ManagedConfiguration.swift, the half of
+                // Store/DataSafetyTests+LinuxStore.swift, the tests of the Linux domain file, recovery
+                // copy and lock file; in Overrides/OverrideTests+ManagedConfiguration.swift, the half of
                 // `configurationDirectories` that reads `$XDG_CONFIG_DIRS` files (Apple platforms read
                 // the managed app configuration).
             ],

@@ -38,17 +38,17 @@
         private let inputURL: URL
 
         /// Starts the executable product `executable` with `arguments`; `environment` is added to
-        /// this process's environment, `input` is its standard input. With a `launcher` (a program
+        /// this process's environment, `standardInput` is what it reads. With a `launcher` (a program
         /// and its arguments, such as `setpriv` and its options), the launcher is run with the
         /// executable's path and `arguments` after its own.
         convenience init(
-            _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: Data = Data(),
-            launcher: [String] = []
+            _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+            standardInput: Input = .bytes(Data()), launcher: [String] = []
         ) throws {
             let url = try #require(
                 BuiltExecutable.url(named: executable), "\(executable) not found next to the test binary")
             try self.init(
-                program: url.path, arguments, environment: environment, standardInput: .bytes(input),
+                program: url.path, arguments, environment: environment, standardInput: standardInput,
                 launcher: launcher)
         }
 
@@ -90,7 +90,8 @@
         static func run(
             _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: Data = Data()
         ) throws -> Finished {
-            try ChildProcess(executable, arguments, environment: environment, input: input).waitUntilExit()
+            try ChildProcess(executable, arguments, environment: environment, standardInput: .bytes(input))
+                .waitUntilExit()
         }
 
         /// What the child printed on standard output so far.
@@ -124,6 +125,24 @@
         deinit {
             if process.isRunning { sendSignal(SIGKILL, to: process.processIdentifier) }
             for url in [outputURL, errorURL, inputURL] { try? FileManager.default.removeItem(at: url) }
+        }
+    }
+
+    extension ChildProcess.Finished {
+        /// The same, required to have exited with status 0: the test stops otherwise, showing what
+        /// the child printed on standard error.
+        @discardableResult
+        func requireSuccess(sourceLocation: SourceLocation = #_sourceLocation) throws -> Self {
+            try #require(
+                status == 0, "the child exited with status \(status): \(errors)", sourceLocation: sourceLocation)
+            return self
+        }
+
+        /// What the child printed on standard output, required to be a JSON object.
+        func jsonObject(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
+                "not a JSON object: \(output)", sourceLocation: sourceLocation)
         }
     }
 
@@ -188,6 +207,34 @@
         /// Runs `appsettings` to its end; `input` is its standard input.
         static func run(_ arguments: [String], input: Data = Data()) throws -> Finished {
             try ChildProcess.run("appsettings", arguments, input: input)
+        }
+
+        /// Runs `appsettings` to its end, required to succeed (exit status 0) and expected to print
+        /// nothing on standard error.
+        @discardableResult
+        static func runSucceeding(
+            _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> Finished {
+            let result = try run(arguments)
+            try #require(result.status == 0, "\(arguments): \(result.errors)", sourceLocation: sourceLocation)
+            #expect(result.errors.isEmpty, "\(arguments): \(result.errors)", sourceLocation: sourceLocation)
+            return result
+        }
+
+        /// Runs `appsettings` to its end and expects a refusal: exit status `status`, nothing on
+        /// standard output, one line on standard error (`appsettings: error: …`) that names `text`.
+        static func expectRefusal(
+            _ arguments: [String], status: Int32 = 1, mentioning text: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
+            let result = try run(arguments)
+            #expect(result.status == status, "\(arguments): \(result.errors)", sourceLocation: sourceLocation)
+            #expect(result.output.isEmpty, "\(arguments): \(result.output)", sourceLocation: sourceLocation)
+            #expect(
+                result.errors.hasPrefix("appsettings: error: ") && result.errors.hasSuffix("\n")
+                    && result.errors.filter { $0 == "\n" }.count == 1,
+                "\(arguments): \(result.errors)", sourceLocation: sourceLocation)
+            #expect(result.errors.contains(text), "\(arguments): \(result.errors)", sourceLocation: sourceLocation)
         }
     }
 

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// The store's logic (re-read under the lock, decide, back up, check the size, write, flush) is
 /// written once, in ``SettingsStore``, over these calls; one compatibility suite
-/// (`Tests/AppSettingsTests/StoreCompatibilityTests.swift`) runs over every implementation the
+/// (`Tests/AppSettingsTests/Store/StoreCompatibilityTests.swift`) runs over every implementation the
 /// build has.
 protocol StorageDomain {
     /// Runs `body` as the only writer (`exclusive`) or as a reader of the domain.

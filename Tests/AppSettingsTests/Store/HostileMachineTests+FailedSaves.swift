@@ -32,8 +32,7 @@ import Testing
         /// `synchronize()`, so an unwritable domain file would fail this process's other tests' saves.
         @Test("a domain file that cannot be written: the recovery copy is put back, nothing is stored")
         func aDomainFailureLeavesTheCopyAsItWas() throws {
-            let first = try TestHost.run(["write", suite.name, "Host", "1"])
-            try #require(first.status == 0, "host failed: \(first.errors)")
+            try TestHost.run(["write", suite.name, "Host", "1"]).requireSuccess()
             let location = DomainLocation.of(suiteNamed: suite.name)
             let copy = location.recoveryCopyPath(forKey: "AppSettings.Host")
             let archiveBefore = try #require(try RecoveryCopyFormat.archive(inFileAtPath: copy))

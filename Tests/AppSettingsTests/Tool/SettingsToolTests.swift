@@ -42,10 +42,7 @@ import Testing
         /// Runs the tool; expects success, no errors, and returns its output.
         @discardableResult
         private func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-            let result = try Inspector.run(arguments)
-            #expect(result.status == 0, "\(arguments): \(result.errors)", sourceLocation: sourceLocation)
-            #expect(result.errors.isEmpty, sourceLocation: sourceLocation)
-            return result.output
+            try Inspector.runSucceeding(arguments, sourceLocation: sourceLocation).output
         }
 
         /// What is stored: the suite's bytes under the key and, on Linux, the recovery copy's.
@@ -66,11 +63,7 @@ import Testing
         ) throws {
             let object = AllTypesSettings(userDefaults: suite.another())
             let before = storedBytes(object)
-            let result = try Inspector.run(arguments)
-            #expect(result.status == 1, "\(arguments)", sourceLocation: sourceLocation)
-            #expect(result.output.isEmpty, sourceLocation: sourceLocation)
-            #expect(result.errors.hasPrefix("appsettings: error: "), sourceLocation: sourceLocation)
-            #expect(result.errors.contains(text), "\(result.errors)", sourceLocation: sourceLocation)
+            try Inspector.expectRefusal(arguments, mentioning: text, sourceLocation: sourceLocation)
             #expect(
                 storedBytes(object) == before, "\(arguments) changed the stored bytes", sourceLocation: sourceLocation)
         }

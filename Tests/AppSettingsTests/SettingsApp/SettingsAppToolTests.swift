@@ -11,9 +11,7 @@ import Testing
 
         private func pageWritten(by arguments: [String]) throws -> Data {
             let directory = try ScratchDirectory("AppSettingsSettingsBundle")
-            let result = try Inspector.run(arguments + ["--output", directory.url.path])
-            #expect(result.status == 0, "\(result.errors)")
-            #expect(result.errors.isEmpty)
+            let result = try Inspector.runSucceeding(arguments + ["--output", directory.url.path])
             let file = directory.url.appendingPathComponent("Settings.bundle/Root.plist")
             #expect(result.output == file.path + "\n")
             return try Data(contentsOf: file)
@@ -58,9 +56,7 @@ import Testing
             let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
             settings.name = "Ann"
             try settings.synchronizeToUserDefaults()
-            let dump = try Inspector.run(["dump", "--suite", suite.name])
-            #expect(dump.status == 0)
-            let sets = try #require(try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [String: Any])
+            let sets = try Inspector.runSucceeding(["dump", "--suite", suite.name]).jsonObject()
             #expect(Array(sets.keys) == ["AppSettings.SettingsAppPage"])
             // An edit writes the shown key too, so the app's next load does not take the old value back.
             let edit = try Inspector.run(["set", "--suite", suite.name, "--key", "SettingsAppPage", "name", "Flo"])

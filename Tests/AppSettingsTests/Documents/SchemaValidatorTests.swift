@@ -96,9 +96,7 @@ import Testing
 
         private func expectRefused(_ arguments: [String], mentioning text: String) throws {
             let before = suite.storedObject(forKey: "AppSettings.SchemaSettings") as? Data
-            let result = try Inspector.run(arguments)
-            #expect(result.status == 1, "\(arguments): \(result.errors)")
-            #expect(result.errors.contains(text), "\(arguments): \(result.errors)")
+            try Inspector.expectRefusal(arguments, mentioning: text)
             #expect(suite.storedObject(forKey: "AppSettings.SchemaSettings") as? Data == before, "\(arguments) wrote")
         }
 
@@ -129,10 +127,7 @@ import Testing
         @Test("appsettings schema prints the class's schema; a set stored before has none and keeps working")
         func schemaCommand() throws {
             _ = try stored()
-            let result = try Inspector.run(["schema"] + key)
-            #expect(result.status == 0, "\(result.errors)")
-            let printed = try #require(
-                try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+            let printed = try Inspector.runSucceeding(["schema"] + key).jsonObject()
             let schema = try #require(
                 try JSONSerialization.jsonObject(with: SchemaSettings.jsonSchema()) as? [String: Any])
             #expect(

@@ -40,11 +40,7 @@
                 settings.setTriple(17)
                 try settings.synchronizeToUserDefaults()
 
-                let result = try TestHost.run(["read", suite, "Host"])
-                try #require(result.status == 0, "host failed: \(result.errors)")
-                let json = try #require(
-                    try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
-                )
+                let json = try TestHost.run(["read", suite, "Host"]).requireSuccess().jsonObject()
                 let stored = try #require(json["settings"] as? [String: Any])
                 #expect(stored["counter"] as? Int == 17)
                 #expect(stored["label"] as? String == "v17")
@@ -60,24 +56,19 @@
             // `XDG_CONFIG_HOME`, which the host gets pointed at a scratch directory.
             @Test("a command-line tool's UserDefaults.standard set persists: a second process reads it, no warning")
             func standardSetPersistsAcrossProcesses() throws {
-                let configuration = FileManager.default.temporaryDirectory
-                    .appendingPathComponent("AppSettingsStandard-\(UUID().uuidString)", isDirectory: true)
-                defer { try? FileManager.default.removeItem(at: configuration) }
-                let environment = ["XDG_CONFIG_HOME": configuration.path]
+                let configuration = try ScratchDirectory("AppSettingsStandard")
+                defer { withExtendedLifetime(configuration) {} }
+                let environment = ["XDG_CONFIG_HOME": configuration.url.path]
 
-                let write = try TestHost.run(["write", "-", "Host", "42"], environment: environment)
-                try #require(write.status == 0, "host failed: \(write.errors)")
+                let write = try TestHost.run(["write", "-", "Host", "42"], environment: environment).requireSuccess()
                 #expect(write.errors.isEmpty)
-                let read = try TestHost.run(["read", "-", "Host"], environment: environment)
-                try #require(read.status == 0, "host failed: \(read.errors)")
+                let read = try TestHost.run(["read", "-", "Host"], environment: environment).requireSuccess()
                 #expect(read.errors.isEmpty, "a normal launch logs nothing")
-                let json = try #require(
-                    try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [String: Any]
-                )
+                let json = try read.jsonObject()
                 let stored = try #require(json["settings"] as? [String: Any])
                 #expect(stored["counter"] as? Int == 42)
                 #expect(json["domain"] as? String == "has-key")
-                let domainFile = configuration.appendingPathComponent("AppSettingsTestHost.plist")
+                let domainFile = configuration.url.appendingPathComponent("AppSettingsTestHost.plist")
                 #expect(json["domainFile"] as? String == domainFile.path)
                 #expect(FileManager.default.fileExists(atPath: domainFile.path))
             }
@@ -126,8 +117,8 @@
                         }
                     }
                     let result = try TestHost.runHonoringPermissions(
-                        ["unavailable", suite, "Host"] + paths.map(\.path))
-                    try #require(result.status == 0, "host failed: \(result.errors)")
+                        ["unavailable", suite, "Host"] + paths.map(\.path)
+                    ).requireSuccess()
                     let lines = result.output.split(separator: "\n").map(String.init)
                     try #require(lines.count == 5, "host printed: \(result.output) \(result.errors)")
                     #expect(lines[0] == "load storeUnavailable counter=0 label= values=", "\(result.errors)")
@@ -149,8 +140,7 @@
                 settings.setTriple(1)
                 try settings.synchronizeToUserDefaults()
 
-                let result = try TestHost.run(["write", suite, "Host", "42"])
-                try #require(result.status == 0, "host failed: \(result.errors)")
+                try TestHost.run(["write", suite, "Host", "42"]).requireSuccess()
                 #expect(settings.counter == 1)
                 try settings.resetToUserDefaults()
                 #expect(settings.counter == 42)

@@ -14,8 +14,7 @@
             try withProcessSuite { suite, userDefaults in
                 let settings = ProcessTripleSettings(userDefaults: userDefaults)
                 settings.label = "mine"
-                let result = try TestHost.run(["set", suite, "Host", "counter", "5"])
-                try #require(result.status == 0, "host failed: \(result.errors)")
+                try TestHost.run(["set", suite, "Host", "counter", "5"]).requireSuccess()
                 try settings.synchronizeToUserDefaults()
                 #expect(settings.counter == 5, "adopted from the other process")
                 let fields = try TestHost.run(["fields", suite, "Host"])
@@ -31,8 +30,7 @@
             let settings = ProcessTripleSettings(userDefaults: userDefaults)
             var events = settings.changes.makeAsyncIterator()
             settings.counter = 1
-            let result = try TestHost.run(["set", suite, "Host", "counter", "7"])
-            try #require(result.status == 0, "host failed: \(result.errors)")
+            try TestHost.run(["set", suite, "Host", "counter", "7"]).requireSuccess()
             try settings.synchronizeToUserDefaults()
             #expect(await events.next() == .settingsChanged(["counter"]))
             var event = await events.next()
@@ -70,8 +68,7 @@
             try withProcessSuite { suite, userDefaults in
                 let settings = ProcessTripleSettings(userDefaults: userDefaults)
                 let told = NotificationRecorder(settings, name: AppSettingsObject.storedSettingsDidChangeNotification)
-                let result = try TestHost.run(["set", suite, "Host", "counter", "3"])
-                try #require(result.status == 0, "host failed: \(result.errors)")
+                try TestHost.run(["set", suite, "Host", "counter", "3"]).requireSuccess()
                 #expect(waitUntil { !told.names.values.isEmpty }, "not told within the deadline")
                 #expect(settings.counter == 0, "keeps its values")
                 try settings.resetToUserDefaults()
@@ -89,8 +86,7 @@
                 dirty.label = "unsaved"
                 let cleanTold = NotificationRecorder(clean, name: AppSettingsObject.storedSettingsDidChangeNotification)
                 let dirtyTold = NotificationRecorder(dirty, name: AppSettingsObject.storedSettingsDidChangeNotification)
-                let result = try TestHost.run(["set", suite, "Host", "counter", "4"])
-                try #require(result.status == 0, "host failed: \(result.errors)")
+                try TestHost.run(["set", suite, "Host", "counter", "4"]).requireSuccess()
                 #expect(waitUntil { !cleanTold.names.values.isEmpty && !dirtyTold.names.values.isEmpty })
                 #expect(clean.counter == 4 && !clean.hasUnsavedChanges)
                 #expect(dirty.counter == 0 && dirty.label == "unsaved")

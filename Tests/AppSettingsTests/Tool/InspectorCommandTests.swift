@@ -30,20 +30,7 @@ import Testing
 
         /// Runs the command; expects it to succeed and returns its output parsed as JSON.
         private func dump(_ arguments: [String]) throws -> [String: Any] {
-            let result = try Inspector.run(["dump"] + arguments)
-            try #require(result.status == 0, "appsettings failed: \(result.errors)")
-            #expect(result.errors.isEmpty)
-            return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
-        }
-
-        /// Runs the command; expects exit status `status` with one line on standard error and no output.
-        private func expectFailure(_ arguments: [String], status: Int32 = 1, mentioning text: String) throws {
-            let result = try Inspector.run(arguments)
-            #expect(result.status == status)
-            #expect(result.output.isEmpty)
-            #expect(result.errors.hasPrefix("appsettings: error: "))
-            #expect(result.errors.hasSuffix("\n") && result.errors.filter { $0 == "\n" }.count == 1)
-            #expect(result.errors.contains(text), "\(result.errors)")
+            try Inspector.runSucceeding(["dump"] + arguments).jsonObject()
         }
 
         @Test("dump --suite, every set and one by its postfix")
@@ -86,20 +73,21 @@ import Testing
         func failures() throws {
             let bytes = try TestingHooks(object: storedAudio()).archivedBytes()
             let damaged = try file("damaged.archive", bytes.prefix(bytes.count - 10))
-            try expectFailure(["dump", "--file", damaged.path], mentioning: damaged.path)
+            try Inspector.expectRefusal(["dump", "--file", damaged.path], mentioning: damaged.path)
             let garbage = try file("garbage.plist", Data("<plist><dict><key>".utf8))
-            try expectFailure(["dump", "--file", garbage.path], mentioning: "not a property list")
+            try Inspector.expectRefusal(["dump", "--file", garbage.path], mentioning: "not a property list")
             let missing = directory.missingFile("missing.plist")
-            try expectFailure(["dump", "--file", missing], mentioning: "no such file")
-            try expectFailure(["dump", "--suite", suite.name, "--key", "Missing"], mentioning: "Missing")
+            try Inspector.expectRefusal(["dump", "--file", missing], mentioning: "no such file")
+            try Inspector.expectRefusal(["dump", "--suite", suite.name, "--key", "Missing"], mentioning: "Missing")
             // A suite without a set (a misspelt name) fails as `get` does, not with `{}`.
             let noSuchSuite = "NoSuchSuite-\(UUID().uuidString)"
-            try expectFailure(
+            try Inspector.expectRefusal(
                 ["dump", "--suite", noSuchSuite], mentioning: "no settings set in suite '\(noSuchSuite)'")
-            try expectFailure(["dump", "--suite"], status: 2, mentioning: "--suite needs a value")
-            try expectFailure(["dump", "--suite", suite.name, "--verbose"], status: 2, mentioning: "'--verbose'")
-            try expectFailure(["list"], status: 2, mentioning: "unknown command 'list'")
-            try expectFailure([], status: 2, mentioning: "missing command")
+            try Inspector.expectRefusal(["dump", "--suite"], status: 2, mentioning: "--suite needs a value")
+            try Inspector.expectRefusal(
+                ["dump", "--suite", suite.name, "--verbose"], status: 2, mentioning: "'--verbose'")
+            try Inspector.expectRefusal(["list"], status: 2, mentioning: "unknown command 'list'")
+            try Inspector.expectRefusal([], status: 2, mentioning: "missing command")
         }
 
         @Test("--help prints the usage")

@@ -29,9 +29,8 @@ import Testing
         @Test("appsettings import - reads standard input only up to the limit")
         func anEndlessStandardInputIsRefused() throws {
             _ = try saved()
-            let url = try #require(BuiltExecutable.url(named: "appsettings"))
             let tool = try ChildProcess(
-                program: url.path, ["import", "--suite", suite.name, "--key", "MyAppsSettings", "-"],
+                "appsettings", ["import", "--suite", suite.name, "--key", "MyAppsSettings", "-"],
                 standardInput: .file("/dev/zero"))
             let deadline = Date().addingTimeInterval(60)
             while tool.isRunning, Date() < deadline { usleep(10_000) }

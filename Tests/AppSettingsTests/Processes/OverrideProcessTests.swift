@@ -12,11 +12,8 @@
     struct OverrideProcessTests {
         /// A scratch directory for `XDG_CONFIG_DIRS`, removed afterwards.
         private func withConfigurationDirectory(_ body: (URL) throws -> Void) throws {
-            let directory = FileManager.default.temporaryDirectory
-                .appendingPathComponent("AppSettingsOverrides-\(UUID().uuidString)", isDirectory: true)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            try body(directory)
+            let directory = try ScratchDirectory("AppSettingsOverrides")
+            try withExtendedLifetime(directory) { try body(directory.url) }
         }
 
         /// Writes `json` as the managed configuration of the set `AppSettings.<postfix>` of `suite`
@@ -41,11 +38,7 @@
         }
 
         private func runOverrides(_ arguments: [String], environment: [String: String] = [:]) throws -> [String: Any] {
-            let result = try TestHost.run(["overrides"] + arguments, environment: environment)
-            try #require(result.status == 0, "host failed: \(result.errors)")
-            return try #require(
-                try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
-                "not JSON: \(result.output)")
+            try TestHost.run(["overrides"] + arguments, environment: environment).requireSuccess().jsonObject()
         }
 
         @Test("arguments, environment and a managed file override settings by type, in order, and are never saved")

@@ -106,7 +106,7 @@ extension AppSettingsObject {
     /// unpublished object, as a load would: converted, validated, then `checkAfterDecode()`.
     /// Returns whether any value was found.
     private func loadLegacyValues(problems: inout LoadProblems) -> Bool {
-        let entries = legacyEntries(in: store.domain, path: "", problems: &problems)
+        let entries = legacyEntries(in: store, path: "", problems: &problems)
         guard !entries.isEmpty else { return false }
         _ = fill(fromStored: entries) { problem in
             problems.append(setting: problem.setting, reason: "its legacy value \(problem.reason)")
@@ -114,21 +114,21 @@ extension AppSettingsObject {
         return true
     }
 
-    /// The values under this object's legacy keys in `domain` (the top object's: a nested
+    /// The values under this object's legacy keys in `store` (the top object's: a nested
     /// object's own store is not where its parent's settings live) as stored values, by stored name.
     private func legacyEntries(
-        in domain: any StorageDomain,
+        in store: SettingsStore,
         path: String,
         problems: inout LoadProblems
     ) -> [String: StoredValue] {
         var entries: [String: StoredValue] = [:]
         for slot in slots where !slot.isConstant {
             if let nested = slot.nestedObject {
-                let nestedEntries = nested.legacyEntries(in: domain, path: path + slot.name + ".", problems: &problems)
+                let nestedEntries = nested.legacyEntries(in: store, path: path + slot.name + ".", problems: &problems)
                 if !nestedEntries.isEmpty { entries[slot.name] = .dictionary(nestedEntries) }
                 continue
             }
-            guard let key = slot.legacyKey, let value = domain.storedObject(forKey: key) else { continue }
+            guard let key = slot.legacyKey, let value = store.storedObject(forLegacyKey: key) else { continue }
             guard let stored = StoredValue(propertyListValue: value) else {
                 problems.append(
                     setting: path + slot.name,

@@ -87,7 +87,7 @@ extension AppSettingsObject {
         try checkStorable()
         // Found before the removal, by what they share with this object's store now.
         let others: [AppSettingsObject]
-        if case .data(let stored)? = store.domain.value(forKey: userDefaultsKey) {
+        if let stored = store.storedData() {
             others = StoreRegistry.objects(sharingStoreWith: self, holding: stored)
         } else {
             others = []

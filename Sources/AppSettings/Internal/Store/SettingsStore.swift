@@ -39,11 +39,14 @@ enum StoredSource {
 /// recovery copy per key (see `PreferencesDomain+Linux.swift`). What only some domains have
 /// (``RecoveryCopying``, ``DomainFileWriting``, ``AvailabilityReporting``) is found once, here,
 /// so that no read or write casts; where a domain has none, this does without it.
+///
+/// Every way the object reads or writes its store goes through here: nothing outside `Store/`
+/// sees the domain.
 struct SettingsStore: @unchecked Sendable {
     /// The store this key is in: what it is, and the `UserDefaults` it is bound to.
     let location: AppSettingsStore
     let key: String
-    let domain: any StorageDomain
+    private let domain: any StorageDomain
     /// The domain's recovery copy (Linux), or `nil`: then a write writes the domain alone.
     let recoveryCopies: (any RecoveryCopying)?
     /// The domain's file, where the library writes it (Linux), or `nil`.

@@ -15,7 +15,7 @@ extension AppSettingsStore {
     /// if let file = settings.settingsStore.domainFileURL { print("your settings: \(file.path)") }
     /// ```
     public var domainFileURL: URL? {
-        makeDomain().domainFileURL
+        (makeDomain() as? any DomainFileWriting)?.domainFileURL
     }
 
     /// On Linux, the file that holds the library's recovery copy of the set stored under `key`
@@ -30,7 +30,7 @@ extension AppSettingsStore {
     ///
     /// - Parameter key: The set's key, ``AppSettingsObject/userDefaultsKey`` of its objects.
     public func recoveryCopyURL(forKey key: String) -> URL? {
-        makeDomain().recoveryCopyURL(forKey: key)
+        (makeDomain() as? any RecoveryCopying)?.recoveryCopyURL(forKey: key)
     }
 
     /// Removes the whole store: a suite's persistent domain (an App Group's store: the group's

@@ -108,7 +108,7 @@ extension SettingsLedger {
     /// unpublished object, as a load would: converted, validated, then `checkAfterDecode()`.
     /// Returns whether any value was found.
     private func loadLegacyValues(problems: inout LoadProblems) -> Bool {
-        let entries = legacyEntries(in: store.domain, path: "", problems: &problems)
+        let entries = legacyEntries(in: store, path: "", problems: &problems)
         guard !entries.isEmpty else { return false }
         _ = fill(fromStored: entries) { problem in
             problems.append(setting: problem.setting, reason: "its legacy value \(problem.reason)")
@@ -116,10 +116,10 @@ extension SettingsLedger {
         return true
     }
 
-    /// The values under this object's legacy keys in `domain` (the top object's: a nested
+    /// The values under this object's legacy keys in `store` (the top object's: a nested
     /// object's own store is not where its parent's settings live) as stored values, by stored name.
     private func legacyEntries(
-        in domain: any StorageDomain,
+        in store: SettingsStore,
         path: String,
         problems: inout LoadProblems
     ) -> [String: StoredValue] {
@@ -127,11 +127,11 @@ extension SettingsLedger {
         for slot in slots where !slot.isConstant {
             if let nested = slot.nestedObject {
                 let nestedEntries = nested.ledger.legacyEntries(
-                    in: domain, path: path + slot.name + ".", problems: &problems)
+                    in: store, path: path + slot.name + ".", problems: &problems)
                 if !nestedEntries.isEmpty { entries[slot.name] = .dictionary(nestedEntries) }
                 continue
             }
-            guard let key = slot.legacyKey, let value = domain.storedObject(forKey: key) else { continue }
+            guard let key = slot.legacyKey, let value = store.storedObject(forLegacyKey: key) else { continue }
             guard let stored = StoredValue(propertyListValue: value) else {
                 problems.append(
                     setting: path + slot.name,

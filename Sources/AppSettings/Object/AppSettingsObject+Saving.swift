@@ -49,7 +49,7 @@ extension AppSettingsObject {
         try ledger.checkStorable()
         // Found before the removal, by what they share with this object's store now.
         let others: [AppSettingsObject]
-        if case .data(let stored)? = binding.store.domain.value(forKey: userDefaultsKey) {
+        if let stored = binding.store.storedData() {
             others = StoreRegistry.objects(sharingStoreWith: self, holding: stored)
         } else {
             others = []

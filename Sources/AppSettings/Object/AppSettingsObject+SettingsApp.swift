@@ -74,18 +74,6 @@ extension AppSettingsObject {
     }
 }
 
-extension SettingsStore {
-    /// What the domain stores under `keys` (registered defaults left out), read under its lock.
-    func storedObjects(forKeys keys: [String], refresh: Bool) throws -> [String: Any] {
-        try domain.withLock(exclusive: false, key: key) {
-            if refresh { domain.refresh() }
-            var found: [String: Any] = [:]
-            for key in keys { found[key] = domain.storedObject(forKey: key) }
-            return found
-        }
-    }
-}
-
 /// Takes what the Settings app wrote when the app returns to the foreground: on iOS the user
 /// changes the Settings app's values while the app is in the background, and Apple's
 /// `UserDefaults.didChangeNotification` is "Posted when the current process changes the value of

@@ -13,7 +13,7 @@ import Testing
             let plain = try #require(UserDefaults(suiteName: suite.name))
             let first = MySettings(userDefaults: group)
             let second = MySettings(userDefaults: plain)
-            let locations = [first, second].compactMap { ($0.binding.store.domain as? PreferencesDomain)?.location }
+            let locations = [first, second].compactMap { $0.binding.store.preferencesDomain?.location }
             try #require(locations.count == 2)
             #expect(locations[0] === locations[1])
             #expect(locations[0] === DomainLocation.of(suite.userDefaults))

@@ -51,6 +51,37 @@ struct StoreCompatibilityTests {
         }
     }
 
+    // MARK: Capabilities
+
+    /// What the store does beyond the core of `StorageDomain` follows from the domain's capabilities:
+    /// each domain has exactly those its platform gives it.
+    @Test("each domain has the capabilities of its platform, and no other", arguments: StoreKind.allCases)
+    func capabilities(kind: StoreKind) throws {
+        let fresh = StoreUnderTest(kind)
+        let store = SettingsStore(store: fresh.store, key: Self.key)
+        let preferences = kind != .inMemory
+        #expect((store.preferencesDomain != nil) == preferences)
+        #expect((store.availability != nil) == preferences, "telling a set it cannot read now")
+        #if os(Linux) && !APPLE_STAND_INS
+            // The Linux domain: its file is the library's, and each set has a recovery copy.
+            #expect((store.domainFile != nil) == preferences, "a domain file the library writes")
+            #expect((store.recoveryCopies != nil) == preferences, "a recovery copy")
+        #else
+            // Apple's daemon owns the file and writes each key atomically.
+            #expect(store.domainFile == nil, "a domain file the library writes")
+            #expect(store.recoveryCopies == nil, "a recovery copy")
+        #endif
+    }
+
+    @Test("a suite whose name cannot be used has none, and refuses reads and writes")
+    func aRefusedSuiteHasNoCapability() throws {
+        let store = SettingsStore(store: .suite("a/b"), key: Self.key)
+        #expect(store.preferencesDomain == nil && store.availability == nil)
+        #expect(store.domainFile == nil && store.recoveryCopies == nil)
+        #expect(throws: AppSettingsError.self) { try store.read(refresh: true) }
+        #expect(throws: AppSettingsError.self) { try write(Data("refused".utf8), to: store) }
+    }
+
     // MARK: Read, absent, remove
 
     @Test(

@@ -18,7 +18,9 @@ extension AppSettingsStore {
 
 /// A suite the library cannot use (``AppSettingsStore/suite(_:)`` of a name `UserDefaults` refuses
 /// or that breaks ``StoreNames``' rules): every read and write throws
-/// ``AppSettingsError/invalidSuiteName(name:reason:)``, and nothing reaches any domain.
+/// ``AppSettingsError/invalidSuiteName(name:reason:)``, and nothing reaches any domain. Read
+/// outside a lock (a legacy key, what the key holds now), it holds nothing; it has none of the
+/// capabilities of ``StorageDomain``.
 struct RefusedDomain: StorageDomain {
     let suiteName: String
     let reason: String
@@ -36,14 +38,4 @@ struct RefusedDomain: StorageDomain {
     func removeObject(forKey key: String) {}
     func synchronize() -> Bool { false }
     var synchronizeFailure: String { "the suite \(suiteName) cannot be used: \(reason)" }
-    func unavailability(forKey key: String) -> String? { nil }
-    func readRecoveryCopy(forKey key: String) throws -> Data? { nil }
-    func writeFlushingRecoveryCopy(
-        _ data: Data, forKey key: String, replacing previous: Any?, _ write: () throws -> Void
-    ) throws {
-        throw AppSettingsError.invalidSuiteName(name: suiteName, reason: reason)
-    }
-    func removeRecoveryCopy(forKey key: String) throws {}
-    var domainFileURL: URL? { nil }
-    func recoveryCopyURL(forKey key: String) -> URL? { nil }
 }

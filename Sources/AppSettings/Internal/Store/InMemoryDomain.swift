@@ -55,7 +55,8 @@ final class InMemoryStorage: @unchecked Sendable {
 /// It behaves as a suite does, without files: a writer holds the store's lock from its re-read
 /// to its write, so objects of one store merge per setting; what is written is seen at once by
 /// every object of the store (the store registry tells the live ones, as for a suite). There is
-/// no recovery copy, no flush and no other process.
+/// no recovery copy, no file, no flush and no other process: it holds exactly what it reads, and
+/// has none of the capabilities of ``StorageDomain``.
 struct InMemoryDomain: StorageDomain {
     let storage: InMemoryStorage
 
@@ -84,18 +85,6 @@ struct InMemoryDomain: StorageDomain {
     func removeObject(forKey key: String) { storage.set(nil, forKey: key) }
     func synchronize() -> Bool { true }
     var synchronizeFailure: String { "the in-memory store \(storage.name) could not be written" }
-
-    func unavailability(forKey key: String) -> String? { nil }
-    func readRecoveryCopy(forKey key: String) throws -> Data? { nil }
-    func writeFlushingRecoveryCopy(
-        _ data: Data, forKey key: String, replacing previous: Any?, _ write: () throws -> Void
-    ) throws {
-        try write()
-    }
-    func removeRecoveryCopy(forKey key: String) throws {}
-
-    var domainFileURL: URL? { nil }
-    func recoveryCopyURL(forKey key: String) -> URL? { nil }
 }
 
 /// The `UserDefaults` of an in-memory store: what ``AppSettingsObject/userDefaults`` is for an

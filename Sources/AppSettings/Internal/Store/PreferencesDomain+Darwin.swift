@@ -50,10 +50,6 @@
         /// The name of the app's own domain: its bundle identifier (else the process's name).
         static var applicationName: String { Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName }
 
-        /// The preferences daemon owns the domain's file; its place is not the library's to say.
-        var domainFileURL: URL? { nil }
-        func recoveryCopyURL(forKey key: String) -> URL? { nil }
-
         static func removeSuite(named name: String) throws {
             UserDefaults.standard.removePersistentDomain(forName: name)
         }
@@ -105,14 +101,6 @@
             return try ProtectedData.unavailability(forKey: key)
         }
 
-        func readRecoveryCopy(forKey key: String) throws -> Data? { nil }
-        func writeFlushingRecoveryCopy(
-            _ data: Data, forKey key: String, replacing previous: Any?, _ write: () throws -> Void
-        ) throws {
-            try write()
-        }
-        func removeRecoveryCopy(forKey key: String) throws {}
-
         /// The name of the Darwin notification posted after each write of `key`: it names the
         /// domain, so apps and suites that use the same key do not wake each other. For a suite
         /// whose name is not known, it names the app instead (notify(3) names are seen by every
@@ -162,6 +150,10 @@
             }
         }
     }
+
+    /// The preferences daemon writes each key atomically and owns the domain's file (its place is
+    /// not the library's to say): no recovery copy, no file of the library's.
+    extension PreferencesDomain: StorageDomain, AvailabilityReporting {}
 
     /// The lock directories of App Groups, found once per group.
     enum AppGroupContainers {

@@ -42,8 +42,8 @@
             location = DomainLocation.of(userDefaults)
         }
 
-        var domainFileURL: URL? { location.domainFileURL }
-        func recoveryCopyURL(forKey key: String) -> URL? { location.recoveryCopyURL(forKey: key) }
+        var domainFileURL: URL { location.domainFileURL }
+        func recoveryCopyURL(forKey key: String) -> URL { location.recoveryCopyURL(forKey: key) }
 
         /// Removes a suite's domain, its file, and the library's directory for it.
         static func removeSuite(named name: String) throws {
@@ -303,4 +303,8 @@
             }
         }
     }
+
+    /// The Linux domain has every capability: its file is the library's to write, and a recovery
+    /// copy of each set is kept beside it.
+    extension PreferencesDomain: StorageDomain, AvailabilityReporting, DomainFileWriting, RecoveryCopying {}
 #endif

@@ -31,21 +31,41 @@ enum StoredSource {
 /// Reads and writes one settings key of one `UserDefaults`: the data path below the settings
 /// object.
 ///
-/// What differs per place is behind ``StorageDomain``: ``InMemoryDomain`` for an in-memory
-/// store, else ``PreferencesDomain``, one file per platform: on Apple platforms the preferences
-/// daemon writes atomically and coordinates processes, so the domain is `UserDefaults` itself; on
-/// Linux, swift-corelibs-foundation does neither, and the domain adds a lock file per domain and
-/// a recovery copy per key (see `PreferencesDomain+Linux.swift`).
+/// What differs per place is behind ``StorageDomain``, built by the store
+/// (``AppSettingsStore/makeDomain()``): ``InMemoryDomain`` for an in-memory store, else
+/// ``PreferencesDomain``, one file per platform: on Apple platforms the preferences daemon writes
+/// atomically and coordinates processes, so the domain is `UserDefaults` itself; on Linux,
+/// swift-corelibs-foundation does neither, and the domain adds a lock file per domain and a
+/// recovery copy per key (see `PreferencesDomain+Linux.swift`). What only some domains have
+/// (``RecoveryCopying``, ``DomainFileWriting``, ``AvailabilityReporting``) is found once, here,
+/// so that no read or write casts; where a domain has none, this does without it.
+///
+/// Every way the object reads or writes its store goes through here: nothing outside `Store/`
+/// sees the domain.
 struct SettingsStore: @unchecked Sendable {
     /// The store this key is in: what it is, and the `UserDefaults` it is bound to.
     let location: AppSettingsStore
     let key: String
-    let domain: any StorageDomain
+    private let domain: any StorageDomain
+    /// The domain's recovery copy (Linux), or `nil`: then a write writes the domain alone.
+    let recoveryCopies: (any RecoveryCopying)?
+    /// The domain's file, where the library writes it (Linux), or `nil`.
+    let domainFile: (any DomainFileWriting)?
+    /// How the domain tells a set it cannot read now, or `nil`: it holds exactly what it reads.
+    let availability: (any AvailabilityReporting)?
+    /// The `UserDefaults` domain of a store kept there; `nil` for an in-memory store, which no
+    /// other process can write and no watcher needs to watch, and for a refused suite.
+    let preferencesDomain: PreferencesDomain?
 
     init(store: AppSettingsStore, key: String) {
         location = store
         self.key = key
-        domain = store.makeDomain()
+        let domain = store.makeDomain()
+        self.domain = domain
+        recoveryCopies = domain as? any RecoveryCopying
+        domainFile = domain as? any DomainFileWriting
+        availability = domain as? any AvailabilityReporting
+        preferencesDomain = domain as? PreferencesDomain
     }
 
     /// The key `key` of the store `userDefaults` is (``AppSettingsStore/userDefaults(_:)``).
@@ -54,10 +74,6 @@ struct SettingsStore: @unchecked Sendable {
     }
 
     var userDefaults: UserDefaults { location.userDefaults }
-
-    /// The `UserDefaults` domain of a store kept there; `nil` for an in-memory store, which no
-    /// other process can write and no watcher needs to watch.
-    var preferencesDomain: PreferencesDomain? { domain as? PreferencesDomain }
 
     /// The store of an object still initializing.
     static let placeholder = SettingsStore(store: .standard, key: "")
@@ -82,7 +98,8 @@ struct SettingsStore: @unchecked Sendable {
     /// The recovery copy alone (Linux; `nil` elsewhere): for a load that could not read the
     /// domain's bytes, which a power loss can leave torn under the key.
     func readRecoveryCopy() throws -> Data? {
-        try domain.withLock(exclusive: false, key: key) { try domain.readRecoveryCopy(forKey: key) }
+        guard let recoveryCopies else { return nil }
+        return try domain.withLock(exclusive: false, key: key) { try recoveryCopies.readRecoveryCopy(forKey: key) }
     }
 
     /// Reads what is stored, re-reading the domain from disk first when `refresh` is set.
@@ -90,7 +107,7 @@ struct SettingsStore: @unchecked Sendable {
         try domain.withLock(exclusive: false, key: key) {
             let found = try readHoldingLock(refresh: refresh)
             // Nothing found in a damaged domain file: reported, not taken for nothing stored.
-            if found == nil, let damage = domain.damage(forKey: key) {
+            if found == nil, let damage = domainFile?.damage(forKey: key) {
                 throw AppSettingsError.readFailed(key: key, reason: damage)
             }
             return found
@@ -100,21 +117,39 @@ struct SettingsStore: @unchecked Sendable {
     private func readHoldingLock(refresh: Bool) throws -> (object: PreferencesValue, source: StoredSource)? {
         if refresh { domain.refresh() }
         if let object = domain.value(forKey: key) { return (object, .userDefaults) }
-        if let data = try domain.readRecoveryCopy(forKey: key) { return (.data(data), .recoveryCopy) }
+        if let data = try recoveryCopies?.readRecoveryCopy(forKey: key) { return (.data(data), .recoveryCopy) }
         // Nothing read, but a set may be there all the same: never taken for nothing stored, so a
         // write cannot replace a set it could not read.
-        if let reason = try domain.unavailability(forKey: key) {
+        if let reason = try availability?.unavailability(forKey: key) {
             throw AppSettingsError.storeUnavailable(key: key, reason: reason)
         }
         return nil
     }
 
+    /// The bytes the key holds right now, as this process last read the domain (no lock, no
+    /// re-read); `nil` when it holds nothing, or something other than bytes.
+    func storedData() -> Data? {
+        guard case .data(let stored)? = domain.value(forKey: key) else { return nil }
+        return stored
+    }
+
     /// Whether this store holds exactly `data` right now: how a writer finds the other live
     /// objects of the same suite and key on every platform, without asking `UserDefaults` for a
     /// suite name it does not make public.
-    func holds(_ data: Data) -> Bool {
-        guard case .data(let stored)? = domain.value(forKey: key) else { return false }
-        return stored == data
+    func holds(_ data: Data) -> Bool { storedData() == data }
+
+    /// What the app or a per-key library stored under `key` (a legacy key of a setting), registered
+    /// defaults left out, as this process last read the domain.
+    func storedObject(forLegacyKey key: String) -> Any? { domain.storedObject(forKey: key) }
+
+    /// What the domain stores under `keys` (registered defaults left out), read under its lock.
+    func storedObjects(forKeys keys: [String], refresh: Bool) throws -> [String: Any] {
+        try domain.withLock(exclusive: false, key: key) {
+            if refresh { domain.refresh() }
+            var found: [String: Any] = [:]
+            for key in keys { found[key] = domain.storedObject(forKey: key) }
+            return found
+        }
     }
 
     /// What a writer decided from what is stored now: the bytes to write, what to keep under a
@@ -194,12 +229,15 @@ struct SettingsStore: @unchecked Sendable {
             }
         }
         StoreWatcher.recordOwnWrite(writeID)
-        try domain.writeFlushingRecoveryCopy(data, forKey: key, replacing: previous) {
+        func writeDomain() throws {
             domain.setData(data, forKey: key)
             for (shownKey, value) in shownValues { domain.setObject(value, forKey: shownKey) }
-            guard domain.synchronize() else {
-                throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)
-            }
+            try flush()
+        }
+        if let recoveryCopies {
+            try recoveryCopies.writeFlushingRecoveryCopy(data, forKey: key, replacing: previous, writeDomain)
+        } else {
+            try writeDomain()
         }
         StoreWatcher.announceWrite(to: self)
         return newBackupKey
@@ -221,13 +259,43 @@ struct SettingsStore: @unchecked Sendable {
     /// Removes the key (and its recovery copy) and `otherKeys` (those of the settings the
     /// Settings app shows), and flushes.
     func remove(alsoRemoving otherKeys: [String] = []) throws {
-        try domain.withLock(exclusive: true, key: key) {
-            try domain.removeRecoveryCopy(forKey: key)
-            domain.removeObject(forKey: key)
-            for otherKey in otherKeys { domain.removeObject(forKey: otherKey) }
-            guard domain.synchronize() else {
-                throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)
+        try domain.withLock(exclusive: true, key: key) { try removeHoldingLock(alsoRemoving: otherKeys) }
+    }
+
+    /// Takes the set away whether or not it can be read, keeping its bytes as a save keeps an
+    /// unreadable set's: under a backup key (``SettingsKey/backupKey(at:)``), written with the
+    /// removal of the key and its recovery copy, under the exclusive lock. Returns the backup key.
+    ///
+    /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when nothing is stored under the key
+    ///   (nor in its recovery copy); ``AppSettingsError/storeFailed(key:reason:)`` when the domain
+    ///   cannot be written.
+    func removeKeepingBackup() throws -> String {
+        try domain.withLock(exclusive: true, key: key) { () throws -> String in
+            domain.refresh()
+            let backupKey = SettingsKey(storedKey: key).backupKey()
+            if let object = domain.storedObject(forKey: key) {
+                domain.setObject(object, forKey: backupKey)
+            } else if let bytes = try recoveryCopies?.readRecoveryCopy(forKey: key) {
+                domain.setData(bytes, forKey: backupKey)
+            } else {
+                throw AppSettingsError.readFailed(key: key, reason: "nothing is stored under it")
             }
+            try removeHoldingLock(alsoRemoving: [])
+            return backupKey
+        }
+    }
+
+    private func removeHoldingLock(alsoRemoving otherKeys: [String]) throws {
+        try recoveryCopies?.removeRecoveryCopy(forKey: key)
+        domain.removeObject(forKey: key)
+        for otherKey in otherKeys { domain.removeObject(forKey: otherKey) }
+        try flush()
+    }
+
+    /// ``StorageDomain/synchronize()``, its failure thrown.
+    private func flush() throws {
+        guard domain.synchronize() else {
+            throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)
         }
     }
 }

@@ -151,27 +151,9 @@ extension StoredSets {
     ///   when the domain cannot be written.
     package static func remove(userDefaults: UserDefaults, key: String) throws(AppSettingsError) -> String {
         try StoreNames.check(key: key)
-        let store = SettingsStore(userDefaults: userDefaults, key: key)
-        let domain = store.domain
         let backupKey: String
         do {
-            backupKey = try domain.withLock(exclusive: true, key: key) { () throws -> String in
-                domain.refresh()
-                let backupKey = SettingsKey(storedKey: key).backupKey()
-                if let object = domain.storedObject(forKey: key) {
-                    domain.setObject(object, forKey: backupKey)
-                } else if let bytes = try domain.readRecoveryCopy(forKey: key) {
-                    domain.setData(bytes, forKey: backupKey)
-                } else {
-                    throw AppSettingsError.readFailed(key: key, reason: "nothing is stored under it")
-                }
-                try domain.removeRecoveryCopy(forKey: key)
-                domain.removeObject(forKey: key)
-                guard domain.synchronize() else {
-                    throw AppSettingsError.storeFailed(key: key, reason: domain.synchronizeFailure)
-                }
-                return backupKey
-            }
+            backupKey = try SettingsStore(userDefaults: userDefaults, key: key).removeKeepingBackup()
         } catch let error as AppSettingsError {
             throw error
         } catch {

@@ -125,9 +125,7 @@ struct SettingsOverrides: ObjectPart {
         #if os(Linux) && !APPLE_STAND_INS
             // An in-memory store is configured as the suite of its name; a test's store (of
             // `.isolatedAppSettings`) as `.standard`, which it stands for.
-            if let domain = store.preferencesDomain { return domain.location.domainName }
-            let suiteName = store.location.storage?.suiteName
-            return DomainLocation.of(suiteNamed: suiteName).domainName
+            store.domainName
         #else
             // Apple's managed app configuration is the app's, whatever the suite.
             ""

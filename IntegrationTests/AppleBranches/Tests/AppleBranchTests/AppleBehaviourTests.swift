@@ -256,7 +256,9 @@ extension AppleBranchTests {
             "2", forSetting: "second", userDefaults: AppleUserDefaults(appGroup: suite.name)!,
             key: app.userDefaultsKey)
         #expect(AppleProcess.expiringActivities.begun == before + 1, "the group's lock file, under an assertion")
-        #expect(NotifyCenter.shared.posted.last == app.binding.store.preferencesDomain!.noticeName(forKey: app.userDefaultsKey))
+        #expect(
+            NotifyCenter.shared.posted.last
+                == app.binding.store.preferencesDomain!.noticeName(forKey: app.userDefaultsKey))
         #expect(Counters(userDefaults: suite.model()).second == 2)
     }
 

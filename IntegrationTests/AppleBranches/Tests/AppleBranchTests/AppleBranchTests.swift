@@ -124,7 +124,7 @@ struct AppleBranchTests {
                 == "AppSettings.storedSettingsDidChange.unknownSuite/\(ProcessInfo.processInfo.processName)/"
                 + "AppSettings.Counters")
         #expect(
-            Counters().store.preferencesDomain!.noticeName(forKey: "k").hasSuffix(
+            Counters().binding.store.preferencesDomain!.noticeName(forKey: "k").hasSuffix(
                 "/\(ProcessInfo.processInfo.processName)/k"))
     }
 

@@ -116,8 +116,8 @@ extension SettingsLedger {
         mergingCloudRecord storedCloudRecord: CloudRecord?? = nil
     ) throws -> SettingsStore.Write<WriteDecision> {
         let settings = try codec.encodedSettings(snapshot)
-        var cloudRecord = syncCoordinator.cloudRecordToWrite(cloud, storedRecord: storedCloudRecord)
-        let pushes = syncCoordinator.plannedPushes(cloud, record: &cloudRecord, settings: settings)
+        var cloudRecord = object.syncCoordinator.cloudRecordToWrite(cloud, storedRecord: storedCloudRecord)
+        let pushes = object.syncCoordinator.plannedPushes(cloud, record: &cloudRecord, settings: settings)
         let writeID = Int64.random(in: 1...Int64.max)
         let schemaVersion = snapshot.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion)
         let data = codec.archive(
@@ -195,7 +195,7 @@ extension SettingsLedger {
         for (object, indices) in synchronization.adopted {
             object.announcer.announce(indices, propagatesToParent: false)
         }
-        syncCoordinator.reportSyncFailures(synchronization.decision.cloudFailures)
+        object.syncCoordinator.reportSyncFailures(synchronization.decision.cloudFailures)
         let conflicts = synchronization.decision.conflicts
         guard !conflicts.isEmpty else { return }
         Log.notice(

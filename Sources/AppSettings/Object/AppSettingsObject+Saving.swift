@@ -77,7 +77,7 @@ extension SettingsLedger {
         // What the Settings app wrote since the last look is taken first: it counts as made now.
         if !forcing { settingsApp.takeWrittenValues(refresh: true) }
         // Synced values go to the account the store is signed into now (AppSettingsObject+Syncing).
-        if !forcing { try syncCoordinator.pullIfAccountChanged() }
+        if !forcing { try object.syncCoordinator.pullIfAccountChanged() }
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
         let synchronization: FinishedSave? = try object._synchronization.withLock { _ in
             // The synced settings' part of the moment is taken with it, under the same lock.

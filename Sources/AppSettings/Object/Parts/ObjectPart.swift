@@ -3,7 +3,7 @@ import Foundation
 /// One role of a settings object, as a value over it: the class keeps a narrow surface (its
 /// public API, the lock and the slots) and each role's code lives in its part: the ledger of what
 /// is stored (`SettingsLedger`), overrides (`SettingsOverrides`), the sync coordinator
-/// (`CloudCoordinator`), the Settings app (`SettingsAppBridge`), the codec (`SettingsCodec`), the
+/// (`object.syncCoordinator`), the Settings app (`SettingsAppBridge`), the codec (`SettingsCodec`), the
 /// test hooks (`TestingHooks`). A part is made where it is used (`object.ledger`), holds
 /// nothing but the object, and reaches the state through the object's lock.
 protocol ObjectPart {
@@ -25,5 +25,4 @@ extension ObjectPart {
     var forms: SettingsForms { object.forms }
     var overrides: SettingsOverrides { object.overrides }
     var settingsApp: SettingsAppBridge { object.settingsApp }
-    var syncCoordinator: CloudCoordinator { object.syncCoordinator }
 }

@@ -81,12 +81,15 @@ extension SettingsLedger {
         // One synchronization of an object at a time, so the last snapshot taken is the last written.
         let synchronization: FinishedSave? = try object._synchronization.withLock { _ in
             // The synced settings' part of the moment is taken with it, under the same lock.
-            let (snapshot, cloud) = takeSnapshot { state in
-                CloudSnapshot(
-                    record: state.stored.cloudRecord,
-                    sync: state.cloud.sync,
-                    changed: state.cloud.changesCameFromCloud ? [] : syncedSettingsChanged(in: state))
+            let (snapshot, taken) = takeSnapshot { state in
+                (
+                    record: state.stored.syncRecord, sync: state.cloud.sync,
+                    changed: state.cloud.changesCameFromCloud ? [] : syncedSettingsChanged(in: state)
+                )
             }
+            // The record is decoded outside the object's lock, and only when the set has one.
+            let cloud = CloudSnapshot(
+                record: CloudRecord.decoded(taken.record), sync: taken.sync, changed: taken.changed)
             // Changed since the check above? Another thread may have synchronized meanwhile.
             guard forcing || snapshot.changes.hasUnsavedChanges else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.

@@ -3,7 +3,7 @@ import Foundation
 /// The sync coordinator of one object (`@Setting(syncs: true)`; the rules are described in
 /// `Object/AppSettingsObject+Syncing.swift`): what it asks of the store it syncs with, its pulls
 /// (`CloudCoordinator+Pull.swift`) and its saves' record and pushes (`CloudCoordinator+Push.swift`).
-/// The object's link to the store is `State.cloud` (``CloudLink``), the record it carries is
+/// The object's link to the store is `ObjectState.cloud` (``CloudLink``), the record it carries is
 /// the stored base's (`StoredBase.cloudRecord`); the save path calls it at two points, before the
 /// write (`cloudRecordToWrite`, `plannedPushes`) and after it (`reportSyncFailures`).
 struct CloudCoordinator: ObjectPart {
@@ -69,10 +69,11 @@ struct CloudCoordinator: ObjectPart {
     /// values belong to, a pull first takes the new account's values (the unsaved changes stay,
     /// and are then saved to the new account).
     func pullIfAccountChanged() throws {
-        let (sync, recorded) = _state.withLock { ($0.cloud.sync, $0.stored.cloudRecord?.account) }
-        guard let sync, let recorded, case .signedIn(let account) = sync.store.account, account != recorded else {
-            return
-        }
+        // Before every save: the record is decoded only while the object syncs, outside its lock.
+        let (sync, archived) = _state.withLock { ($0.cloud.sync, $0.stored.syncRecord) }
+        guard let sync, let recorded = CloudRecord.decoded(archived)?.account,
+            case .signedIn(let account) = sync.store.account, account != recorded
+        else { return }
         try pull(nil, from: sync)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The Settings app part of an object: what the Settings app wrote under the shown keys, taken at
 /// a load, a save, a suite change and the return to the foreground; the shown values a save writes
-/// (`State.settingsApp`, `Object/Parts/SettingsAppState`).
+/// (`ObjectState.settingsApp`, `Object/Parts/SettingsAppState`).
 struct SettingsAppBridge: ObjectPart {
     let object: AppSettingsObject
 

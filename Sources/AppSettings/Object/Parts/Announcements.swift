@@ -66,7 +66,7 @@ struct Announcements {
 }
 
 /// The part of an object that tells of changes: Observation, the parent object, notifications and
-/// `changes` sequences, one delivery at a time (`State.announcements`, an ``Announcements``).
+/// `changes` sequences, one delivery at a time (`ObjectState.announcements`, an ``Announcements``).
 struct Announcer: ObjectPart {
     let object: AppSettingsObject
 }

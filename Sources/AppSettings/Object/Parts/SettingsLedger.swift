@@ -3,7 +3,7 @@ import Foundation
 /// The ledger of an object: what is stored and what changed. A load (`+Loading`), a save
 /// (`+Saving`, `+Merging`) and another writer's notice (`+OtherWriters`) go through it: it takes
 /// the snapshot a save writes, decides what is written under the store's lock, and records what
-/// the store holds afterwards (`State.stored`, a ``StoredBase``, and `State.changes`, a
+/// the store holds afterwards (`ObjectState.stored`, a ``StoredBase``, and `ObjectState.changes`, a
 /// ``ChangeTracking``).
 struct SettingsLedger: ObjectPart {
     let object: AppSettingsObject

@@ -57,7 +57,7 @@ extension AppSettingsObject {
 }
 
 /// The overrides part of an object: finds each setting's override in the sources, puts it over
-/// the setting and records what it ignored (`State.overrides`).
+/// the setting and records what it ignored (`ObjectState.overrides`).
 struct SettingsOverrides: ObjectPart {
     let object: AppSettingsObject
 

@@ -116,7 +116,7 @@ struct IsolatedAppSettingsTests {
         // Other tests' objects run at the same time: registering one of the same key, or a notice
         // that looks at every live object, reads each weak reference and so holds the instance for
         // a moment. Released means released within a bound, not at this very instant.
-        _ = waitUntil(seconds: 5) { released == nil }
+        _ = waitUntil(seconds: 30) { released == nil }
         #expect(released == nil)
         #expect(scope.storage.all.isEmpty)
     }

@@ -23,7 +23,7 @@ import Testing
             try FileManager.default.createDirectory(
                 at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
             try bytes.write(to: copy, options: .atomic)
-            #expect(waitUntil(seconds: 5) { !told.names.values.isEmpty })
+            #expect(waitUntil(seconds: 30) { !told.names.values.isEmpty })
         }
 
         /// Writes `theme` as another process would: an archive with a `$writeID` this process
@@ -56,7 +56,7 @@ import Testing
 
             let told = NotificationRecorder(settings, name: AppSettingsObject.storedSettingsDidChangeNotification)
             try writeAsAnotherProcess(.dark, for: settings)
-            #expect(waitUntil(seconds: 5) { !told.names.values.isEmpty })
+            #expect(waitUntil(seconds: 30) { !told.names.values.isEmpty })
         }
 
         @Test("a suite removed and stored again while an object lives: the new write is told")
@@ -73,7 +73,7 @@ import Testing
 
             let told = NotificationRecorder(settings, name: AppSettingsObject.storedSettingsDidChangeNotification)
             try writeAsAnotherProcess(bytes, for: settings)
-            #expect(waitUntil(seconds: 5) { !told.names.values.isEmpty })
+            #expect(waitUntil(seconds: 30) { !told.names.values.isEmpty })
         }
     }
 #endif

@@ -48,6 +48,20 @@ final class FlushedCopy: @unchecked Sendable {
         done.wait()
     }
 
+    /// Replaces the file at `path` with `bytes` as a save replaces a domain file on Linux: a new
+    /// file beside it written and flushed, renamed over it, then the directory flushed.
+    static func replace(_ path: String, with bytes: Data) throws {
+        let temporary = path + ".benchmark-new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        guard descriptor >= 0, written == bytes.count, fsync(descriptor) == 0, close(descriptor) == 0,
+            rename(temporary, path) == 0
+        else { fatalError("cannot replace \(path)") }
+        let directory = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY)
+        guard directory >= 0, fsync(directory) == 0 else { fatalError("cannot flush the directory of \(path)") }
+        close(directory)
+    }
+
     /// Flushes the file at `path`, then its directory: what a save adds on Linux since it writes
     /// the domain's file itself (a new file flushed, renamed into place, and its directory flushed,
     /// so that the app's other keys survive a power loss too).

@@ -147,20 +147,31 @@ do {
 // The Codable path writes its domain file in place and nothing else; a save (Linux) flushes a
 // recovery copy, so that a power loss cannot take the set, and writes the domain file itself, a new
 // file flushed and renamed into place with its directory flushed, so that the app's other keys
-// survive too. The same durability given to the Codable path shows what the rest of a save costs;
-// the copy alone was a save's durability before the library wrote the domain file (issue 40).
+// survive too. The same durability given to the Codable path (its domain file replaced the same way,
+// a copy flushed alongside) shows what the rest of a save costs. Its domain file flushed after
+// corelibs rewrote it in place is reported beside it: as many flushes, less safety, one journal
+// commit fewer. The copy alone was a save's durability before the library wrote the domain file
+// (issue 40).
 do {
     let whole = table.value("save 20 steps", "AppSettings synchronizeToUserDefaults(), whole")
     let plain = table.value("save 20 steps", "Codable path: PropertyListEncoder + set + synchronize()")
     let copyOnly = table.value(
         "save 20 steps", "Codable path + a copy flushed alongside (the durability before issue 40)")
+    let inPlace = table.value(
+        "save 20 steps", "Codable path + its domain file flushed in place and a copy flushed")
     let durable = table.value(
-        "save 20 steps", "Codable path + its domain file and a copy flushed (a save's durability)")
+        "save 20 steps", "Codable path + its domain file replaced and a copy flushed (a save's durability)")
     goal(
         whole <= 1.1 * durable,
         "save 20: "
-            + String(format: "%.2fx the Codable path with its domain file and a copy flushed", whole / durable)
+            + String(format: "%.2fx the Codable path with its domain file replaced and a copy flushed", whole / durable)
             + " (the same durability; goal ≤ 1.1x)")
+    print(
+        "- REPORT  save 20: "
+            + String(
+                format: "%.2fx the Codable path with its domain file flushed in place and a copy flushed",
+                whole / inPlace)
+            + " (flushed, but a kill or power loss during the in-place write can tear the suite's file)")
     goal(
         whole <= 1.35 * plain,
         "save 20: " + String(format: "%.2fx the plain Codable path (goal ≤ 1.35x)", whole / plain))

@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Counts the members of AppSettingsObject, of any access, from the module's symbol graph.
 
-    python3 scripts/object-members.py [--list] [--at-most N]
+    python3 scripts/object-members.py [--list] [--at-most N] [--face-locks]
 
 Builds the package (debug), extracts the symbol graph of `AppSettings` with private symbols, and
 counts the symbols that are members of the class itself (its extensions included; members of
 nested types are not the class's). With `--at-most N` it fails when there are more than N: the
 base class is a face over parts (issue 38), and this keeps it one.
+
+With `--face-locks` it also reads the sources: the class's own code (its body and its
+extensions) takes the object's lock (`_state.withLock`) only in the members of FACE_LOCKS, the
+read and write of one setting and the reset of a fresh object's slots; every other use of the
+state is a part's (`SettingsLedger`, `Announcer`, `SettingsOverrides`, `CloudCoordinator`, ...),
+which locks for itself. It first shows, on a made-up source, that it refuses a lock elsewhere.
 """
 import argparse
 import collections
@@ -14,18 +20,92 @@ import glob
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# The members of the class whose own code may lock the object's state: the hot path of one
+# setting stays on the class (a part made per read would cost every read).
+FACE_LOCKS = {"_readSetting", "_writeSetting", "resetToDeveloperDefaults"}
+
+DECLARATION = re.compile(
+    r"^(?:(?:public|package|internal|fileprivate|private|open|final|@\w+(?:\([^)]*\))?)\s+)*"
+    r"(?:extension|class|struct|enum|actor|protocol)\s+(\w+)")
+MEMBER = re.compile(r"\b(?:func|var|init|subscript)\b\s*(\w*)")
+
+
+def face_lock_sites(text: str, file_name: str) -> tuple:
+    """The lines of `text` where the class's own code locks the state outside FACE_LOCKS, and
+    how many times it does inside them."""
+    sites = []
+    allowed = 0
+    scope = None
+    member = None
+    for number, line in enumerate(text.splitlines(), 1):
+        declaration = DECLARATION.match(line)
+        if declaration:
+            scope = declaration.group(1)
+            member = None
+            continue
+        if line.lstrip().startswith("//"):
+            continue
+        found = MEMBER.search(line)
+        if found and line.startswith("    ") and not line.startswith("        "):
+            member = found.group(1) or found.group(0).split()[0]
+        if scope == "AppSettingsObject" and "_state.withLock" in line:
+            if member in FACE_LOCKS:
+                allowed += 1
+            else:
+                sites.append(f"{file_name}:{number}: in {member}: {line.strip()}")
+    return sites, allowed
+
+
+def check_face_locks() -> int:
+    made_up = (
+        "extension AppSettingsObject {\n"
+        "    public final var hasUnsavedChanges: Bool {\n"
+        "        _state.withLock { $0.changes.hasUnsavedChanges }\n"
+        "    }\n"
+        "    final func _readSetting<Value>(_ slot: SettingSlot<Value>) -> Value {\n"
+        "        _state.withLock { _ in slot.visibleValue }\n"
+        "    }\n"
+        "}\n"
+        "extension SettingsLedger {\n"
+        "    var lastLoadError: AppSettingsError? { _state.withLock { $0.lastLoadError } }\n"
+        "}\n"
+    )
+    refused, _ = face_lock_sites(made_up, "made-up.swift")
+    if len(refused) != 1 or "hasUnsavedChanges" not in refused[0]:
+        print(f"face-locks self-test: expected one refusal, in hasUnsavedChanges; got {refused}")
+        return 1
+    print("face-locks self-test: a lock in the class's hasUnsavedChanges refused, the read's and the part's not")
+    sites = []
+    allowed = 0
+    for path in sorted(glob.glob(os.path.join(ROOT, "Sources", "AppSettings", "**", "*.swift"), recursive=True)):
+        with open(path) as file:
+            text = file.read()
+        refused, count = face_lock_sites(text, os.path.relpath(path, ROOT))
+        sites += refused
+        allowed += count
+    if sites:
+        print("the class's own code locks the object's state; move these into the part that owns the state:")
+        print("\n".join(sites))
+        return 1
+    print(f"AppSettingsObject's own code locks its state only in {', '.join(sorted(FACE_LOCKS))} ({allowed} sites)")
+    return 0
+
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--list", action="store_true", help="print every member with its access and file")
     parser.add_argument("--at-most", type=int, help="fail when the class has more members")
+    parser.add_argument("--face-locks", action="store_true", help="fail when the class's own code locks its state")
     args = parser.parse_args()
+    if args.face_locks and check_face_locks() != 0:
+        return 1
 
     subprocess.run(["swift", "build", "--target", "AppSettings"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     bin_path = subprocess.run(

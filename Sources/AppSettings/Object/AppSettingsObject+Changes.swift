@@ -31,7 +31,9 @@ extension Announcer {
     /// made from an observer while it is told). The parent is told at once, on this thread.
     func announce(_ indices: [Int], propagatesToParent: Bool = true, hidingOverridden: Bool = true) {
         guard !indices.isEmpty else { return }
-        let (parent, seen, delivers) = _state.withLock { state in
+        // Read once: every assignment comes here, and each `slots` of a part is the object's.
+        let slots = object.slots
+        let (parent, seen, delivers) = object._state.withLock { state in
             let hidden = hidingOverridden && indices.contains { slots[$0].overrideSource != nil }
             let seen = hidden ? indices.filter { slots[$0].overrideSource == nil } : indices
             let deferred = state.announcements.holdBack(seen)
@@ -42,7 +44,7 @@ extension Announcer {
             return (state.parent?.object, seen, delivers)
         }
         if delivers {
-            while let delivery = _state.withLock({ $0.announcements.nextDelivery() }) { delivery() }
+            while let delivery = object._state.withLock({ $0.announcements.nextDelivery() }) { delivery() }
         }
         if propagatesToParent, let parent, indices.contains(where: { !slots[$0].isConstant }) {
             parent.announcer.nestedObjectDidChange(object, seen: !seen.isEmpty)
@@ -54,6 +56,8 @@ extension Announcer {
     private func deliver(
         _ seen: [Int], notifying continuations: [AsyncStream<AppSettingsChange>.Continuation], posting: Bool
     ) {
+        let object = object
+        let slots = object.slots
         for index in seen {
             object._registrar.willSet(object, keyPath: slots[index].observationKeyPath)
             object._registrar.didSet(object, keyPath: slots[index].observationKeyPath)

@@ -64,10 +64,7 @@ extension AppSettingsObject: NSCopying {
     /// the same values and the same unsaved state.
     public func copy(with zone: NSZone? = nil) -> Any {
         let copy = ledger.makeScratchCopy(copyingValues: true)
-        let unsaved = hasUnsavedChanges
-        copy._state.withLock { state in
-            state.changes.savedGeneration = unsaved ? state.changes.generation &- 1 : state.changes.generation
-        }
+        copy.ledger.markUnsaved(hasUnsavedChanges)
         copy.overrides.applyOverrides(of: self)
         StoreRegistry.publish(copy)
         return copy

@@ -42,9 +42,9 @@ extension AppSettingsObject {
             bufferingPolicy: .bufferingNewest(64)
         )
         let id = UUID()
-        _state.withLock { $0.announcements.continuations[id] = continuation }
+        announcer.addStream(continuation, id: id)
         continuation.onTermination = { [weak self] _ in
-            _ = self?._state.withLock { $0.announcements.continuations.removeValue(forKey: id) }
+            self?.announcer.removeStream(id: id)
         }
         return stream
     }

@@ -19,12 +19,19 @@ extension AppSettingsObject {
     /// settings.reloadsWhenStoredSettingsChange = true
     /// ```
     public final var reloadsWhenStoredSettingsChange: Bool {
-        get { _state.withLock { $0.reloadsWhenStoredSettingsChange } }
-        set { _state.withLock { $0.reloadsWhenStoredSettingsChange = newValue } }
+        get { ledger.reloadsWhenStoredSettingsChange }
+        set { ledger.reloadsWhenStoredSettingsChange = newValue }
     }
 }
 
 extension SettingsLedger {
+    /// Whether another process's write of the set is loaded at once (the public
+    /// `reloadsWhenStoredSettingsChange`).
+    var reloadsWhenStoredSettingsChange: Bool {
+        get { _state.withLock { $0.reloadsWhenStoredSettingsChange } }
+        nonmutating set { _state.withLock { $0.reloadsWhenStoredSettingsChange = newValue } }
+    }
+
     /// Told by the store watcher that another process stored this object's set, which now holds
     /// `stored` (`nil`: not readable as bytes). Nothing to tell when it is what this object last
     /// loaded or saved (it merged that write already, or wrote it).

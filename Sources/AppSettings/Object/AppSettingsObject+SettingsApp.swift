@@ -70,7 +70,7 @@ extension AppSettingsObject {
     /// ```
     public final var ignoredSettingsAppValues: [IgnoredSettingsAppValue] {
         if let parent = announcer.parent { return parent.ignoredSettingsAppValues }
-        return _state.withLock { $0.settingsApp.ignored }
+        return settingsApp.ignoredValues
     }
 }
 

@@ -66,7 +66,7 @@ extension AppSettingsObject {
         try ledger.checkStorable()
         stopSyncing()
         let sync = CloudSync(store: store)
-        _state.withLock { $0.cloud.sync = sync }
+        syncCoordinator.attach(sync)
         sync.start(
             observer: { [weak self, weak sync] change in
                 guard let self, let sync else { return }
@@ -97,7 +97,7 @@ extension AppSettingsObject {
             try parent.refreshFromCloud()
             return
         }
-        guard let sync = _state.withLock({ $0.cloud.sync }) else { return }
+        guard let sync = syncCoordinator.attachedSync else { return }
         try syncCoordinator.refresh(sync)
     }
 
@@ -117,11 +117,7 @@ extension AppSettingsObject {
                 error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")
             ])
         }
-        let sync = _state.withLock { state in
-            defer { state.cloud.sync = nil }
-            return state.cloud.sync
-        }
-        sync?.stop()
+        syncCoordinator.detach()?.stop()
     }
 
     /// This object's side of syncing: its pulls, its saves' record and pushes (``CloudCoordinator``).

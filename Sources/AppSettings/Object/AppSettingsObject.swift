@@ -115,10 +115,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         if let decoded, case .dictionary(let entries)? = StoredValue(propertyListValue: decoded) {
             var problems = LoadProblems()
             let unknown = ledger.fill(fromStored: entries) { problems.append($0) }
-            _state.withLock { state in
-                state.stored.unknownValues = unknown
-                state.lastLoadError = problems.error(key: userDefaultsKey)
-            }
+            ledger.recordDecoded(unknownValues: unknown, error: problems.error(key: userDefaultsKey))
         }
         StoreRegistry.publish(self)
     }
@@ -133,7 +130,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         (slots, binding.layout) = SettingsLayout.attach(to: self)
         binding.key = SettingsKey(postfix: userDefaultsKeyPostfix)
         binding.store = SettingsStore(store: location, key: binding.key.name)
-        _state.withLock { $0.changes = ChangeTracking(settingCount: slots.count) }
+        ledger.startTracking()
         for slot in slots {
             if let nested = slot.nestedObject { nested.announcer.embed(in: self) }
         }
@@ -273,13 +270,13 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 
     /// Whether a stored setting changed since the last load or synchronization.
     public final var hasUnsavedChanges: Bool {
-        _state.withLock { $0.changes.hasUnsavedChanges }
+        ledger.hasUnsavedChanges
     }
 
     /// What went wrong in the last load (at initialization or in ``resetToUserDefaults()``), or
     /// `nil` if everything stored was used.
     public final var lastLoadError: AppSettingsError? {
-        _state.withLock { $0.lastLoadError }
+        ledger.lastLoadError
     }
 
     // MARK: Reading and writing settings

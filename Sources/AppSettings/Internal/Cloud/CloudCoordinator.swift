@@ -11,7 +11,25 @@ struct CloudCoordinator: ObjectPart {
 
     /// The object is going away: its link to the store stops.
     func stopAtRelease() {
-        _state.withLock { $0.cloud.sync }?.stop()
+        attachedSync?.stop()
+    }
+
+    /// The link to the store the object syncs through, while it does.
+    var attachedSync: CloudSync? {
+        _state.withLock { $0.cloud.sync }
+    }
+
+    /// The object syncs through `sync` from now on.
+    func attach(_ sync: CloudSync) {
+        _state.withLock { $0.cloud.sync = sync }
+    }
+
+    /// The object no longer syncs; returns the link it synced through, to be stopped.
+    func detach() -> CloudSync? {
+        _state.withLock { state in
+            defer { state.cloud.sync = nil }
+            return state.cloud.sync
+        }
     }
 
     /// Whether a check would find nothing to do: the store is signed out, or signed into the

@@ -6,6 +6,11 @@ import Foundation
 struct SettingsAppBridge: ObjectPart {
     let object: AppSettingsObject
 
+    /// What the last load or foreground check could not take of the Settings app's values.
+    var ignoredValues: [IgnoredSettingsAppValue] {
+        _state.withLock { $0.settingsApp.ignored }
+    }
+
     /// The settings this object shows in the Settings app, with their keys and controls.
     var shownSlots: [(slot: AnySettingSlot, key: String, control: SettingsAppControl)] {
         slots.compactMap { slot in

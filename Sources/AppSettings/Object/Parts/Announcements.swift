@@ -69,6 +69,16 @@ struct Announcements {
 /// `changes` sequences, one delivery at a time (`ObjectState.announcements`, an ``Announcements``).
 struct Announcer: ObjectPart {
     let object: AppSettingsObject
+
+    /// Sends this object's changes to `continuation` (a `changes` sequence) from now on.
+    func addStream(_ continuation: AsyncStream<AppSettingsChange>.Continuation, id: UUID) {
+        _state.withLock { $0.announcements.continuations[id] = continuation }
+    }
+
+    /// The `changes` sequence `id` ended: nothing more is sent to it.
+    func removeStream(id: UUID) {
+        _ = _state.withLock { $0.announcements.continuations.removeValue(forKey: id) }
+    }
 }
 
 extension AppSettingsObject {

@@ -7,6 +7,37 @@ import Foundation
 /// ``ChangeTracking``).
 struct SettingsLedger: ObjectPart {
     let object: AppSettingsObject
+
+    /// Whether a stored setting changed since the last load or save.
+    var hasUnsavedChanges: Bool {
+        _state.withLock { $0.changes.hasUnsavedChanges }
+    }
+
+    /// What went wrong in the last load, or `nil`.
+    var lastLoadError: AppSettingsError? {
+        _state.withLock { $0.lastLoadError }
+    }
+
+    /// Starts tracking the changes of the object's settings (its slots are attached).
+    func startTracking() {
+        _state.withLock { $0.changes = ChangeTracking(settingCount: slots.count) }
+    }
+
+    /// Records what a decoding from another archive (`init?(coder:)`) left: the stored values no
+    /// setting took, and what went wrong.
+    func recordDecoded(unknownValues: [String: StoredValue], error: AppSettingsError?) {
+        _state.withLock { state in
+            state.stored.unknownValues = unknownValues
+            state.lastLoadError = error
+        }
+    }
+
+    /// A copy's unsaved state set as its original's: unsaved when `unsaved`, saved otherwise.
+    func markUnsaved(_ unsaved: Bool) {
+        _state.withLock { state in
+            state.changes.savedGeneration = unsaved ? state.changes.generation &- 1 : state.changes.generation
+        }
+    }
 }
 
 extension AppSettingsObject {

@@ -49,7 +49,7 @@ extension AppSettingsObject {
     /// ```
     public final var ignoredOverrides: [IgnoredOverride] {
         if let parent = announcer.parent { return parent.ignoredOverrides }
-        return _state.withLock { $0.overrides?.ignored ?? [] }
+        return overrides.ignored
     }
 
     /// This object's overrides: finding, applying and clearing them (``SettingsOverrides``).
@@ -60,6 +60,11 @@ extension AppSettingsObject {
 /// the setting and records what it ignored (`ObjectState.overrides`).
 struct SettingsOverrides: ObjectPart {
     let object: AppSettingsObject
+
+    /// The overrides the last look at the sources ignored (the public `ignoredOverrides`).
+    var ignored: [IgnoredOverride] {
+        _state.withLock { $0.overrides?.ignored ?? [] }
+    }
 
     /// The object this one is nested in, through every level; itself when it is not nested.
     var topmostObject: AppSettingsObject {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts the members of AppSettingsObject, of any access, from the module's symbol graph.
 
-    python3 scripts/object-members.py [--list] [--at-most N] [--face-locks]
+    python3 scripts/object-members.py [--list] [--at-most N] [--face-locks] [--state-owners]
 
 Builds the package (debug), extracts the symbol graph of `AppSettings` with private symbols, and
 counts the symbols that are members of the class itself (its extensions included; members of
@@ -13,6 +13,16 @@ extensions) takes the object's lock (`_state.withLock`) only in the members of F
 read and write of one setting and the reset of a fresh object's slots; every other use of the
 state is a part's (`SettingsLedger`, `Announcer`, `SettingsOverrides`, `CloudCoordinator`, ...),
 which locks for itself. It first shows, on a made-up source, that it refuses a lock elsewhere.
+
+With `--state-owners` each field of `ObjectState` is read and written only by the code of the
+part that owns it (OWNERS): another part asks the owner (`object.ledger.storedBase`), and what
+must be taken in one moment with another part's fields is taken through the owner's static
+accessor inside the same lock (`CloudCoordinator.link(in:)` in a save's snapshot). The read and
+write of one setting may record a change (`_writeSetting`), and `ObjectState`'s own methods
+(`takeLoadState(of:)`: what a load into a scratch copy found, taken whole in one moment) may touch
+every field: they are the one place where a moment spans parts. A field is seen where the state is
+named `$0`, `state`, `loadState` or `scratchState`, the names the sources give it. It first shows,
+on a made-up source, that it refuses a field touched by another part.
 """
 import argparse
 import collections
@@ -35,6 +45,75 @@ DECLARATION = re.compile(
     r"^(?:(?:public|package|internal|fileprivate|private|open|final|@\w+(?:\([^)]*\))?)\s+)*"
     r"(?:extension|class|struct|enum|actor|protocol)\s+(\w+)")
 MEMBER = re.compile(r"\b(?:func|var|init|subscript)\b\s*(\w*)")
+
+
+# Who owns each field of ObjectState (Object/AppSettingsObject.swift).
+OWNERS = {
+    "changes": "SettingsLedger", "stored": "SettingsLedger", "lastLoadError": "SettingsLedger",
+    "reloadsWhenStoredSettingsChange": "SettingsLedger",
+    "parent": "Announcer", "announcements": "Announcer",
+    "cloud": "CloudCoordinator", "overrides": "SettingsOverrides", "settingsApp": "SettingsAppBridge",
+}
+# (scope, member, field) allowed outside the owner: the hot path of one setting.
+OWNER_EXCEPTIONS = {("AppSettingsObject", "_writeSetting", "changes")}
+FIELD = re.compile(r"(?:\$0|\bstate|\bloadState|\bscratchState)\.(" + "|".join(OWNERS) + r")\b")
+
+
+def foreign_field_sites(text: str, file_name: str) -> list:
+    """The lines of `text` where a field of ObjectState is touched outside its owner's code."""
+    sites = []
+    scope = None
+    member = None
+    for number, line in enumerate(text.splitlines(), 1):
+        declaration = DECLARATION.match(line)
+        if declaration:
+            scope = declaration.group(1)
+            member = None
+            continue
+        if line.lstrip().startswith("//"):
+            continue
+        found = MEMBER.search(line)
+        if found and line.startswith("    ") and not line.startswith("        "):
+            member = found.group(1) or found.group(0).split()[0]
+        for field in FIELD.findall(line):
+            if OWNERS[field] != scope and scope != "ObjectState" and (scope, member, field) not in OWNER_EXCEPTIONS:
+                sites.append(f"{file_name}:{number}: {field} (owned by {OWNERS[field]}) in {scope}.{member}: {line.strip()}")
+    return sites
+
+
+def check_state_owners() -> int:
+    made_up = (
+        "extension CloudCoordinator {\n"
+        "    func isSettled() -> Bool {\n"
+        "        _state.withLock { $0.stored.cloudRecord } != nil\n"
+        "    }\n"
+        "    static func link(in state: ObjectState) -> CloudLink { state.cloud }\n"
+        "}\n"
+        "extension AppSettingsObject {\n"
+        "    final func _writeSetting<Value>(_ slot: SettingSlot<Value>, _ newValue: Value) {\n"
+        "        _state.withLock { state in state.changes.recordChange(of: slot.index) }\n"
+        "    }\n"
+        "}\n"
+    )
+    refused = foreign_field_sites(made_up, "made-up.swift")
+    if len(refused) != 1 or "stored (owned by SettingsLedger) in CloudCoordinator.isSettled" not in refused[0]:
+        print(f"state-owners self-test: expected one refusal, the coordinator reading stored; got {refused}")
+        return 1
+    print("state-owners self-test: the coordinator reading the ledger's field refused; its own field and the write path not")
+    sites = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "Sources", "AppSettings", "**", "*.swift"), recursive=True)):
+        with open(path) as file:
+            sites += foreign_field_sites(file.read(), os.path.relpath(path, ROOT))
+    if sites:
+        print("fields of ObjectState touched outside the part that owns them; ask the owner instead:")
+        print("\n".join(sites))
+        return 1
+    owners = collections.defaultdict(list)
+    for field, owner in OWNERS.items():
+        owners[owner].append(field)
+    print("each field of ObjectState is touched only by its owner: "
+          + "; ".join(f"{owner} {', '.join(fields)}" for owner, fields in owners.items()))
+    return 0
 
 
 def face_lock_sites(text: str, file_name: str) -> tuple:
@@ -103,8 +182,11 @@ def main() -> int:
     parser.add_argument("--list", action="store_true", help="print every member with its access and file")
     parser.add_argument("--at-most", type=int, help="fail when the class has more members")
     parser.add_argument("--face-locks", action="store_true", help="fail when the class's own code locks its state")
+    parser.add_argument("--state-owners", action="store_true", help="fail when a part touches another's state")
     args = parser.parse_args()
     if args.face_locks and check_face_locks() != 0:
+        return 1
+    if args.state_owners and check_state_owners() != 0:
         return 1
 
     subprocess.run(["swift", "build", "--target", "AppSettings"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)

@@ -201,7 +201,7 @@ extension SettingsLedger {
         Log.notice(
             "\(userDefaultsKey): \(conflicts.joined(separator: ", ")) changed here and in the store since the "
                 + "last load or save; this synchronization wrote this object's values")
-        let continuations = _state.withLock { $0.announcements.listeners }
+        let continuations = announcer.listeners
         for continuation in continuations { continuation.yield(.mergeConflicts(conflicts)) }
     }
 }

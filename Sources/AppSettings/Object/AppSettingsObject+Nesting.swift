@@ -28,7 +28,7 @@ extension Announcer {
     /// overrides).
     func nestedObjectDidChange(_ nested: AppSettingsObject, seen: Bool) {
         guard let slot = slots.first(where: { $0.nestedObject === nested }) else { return }
-        _state.withLock { $0.changes.recordChange(of: [slot.index]) }
+        ledger.recordChange(of: [slot.index])
         if seen {
             announce([slot.index])
         } else if let parent = embeddingParent {

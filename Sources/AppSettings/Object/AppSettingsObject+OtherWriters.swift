@@ -91,7 +91,7 @@ extension SettingsLedger {
 
     func storedSettingsDidChange() {
         if _state.withLock({ $0.reloadsWhenStoredSettingsChange }) { reloadIfClean() }
-        let continuations = _state.withLock { $0.announcements.listeners }
+        let continuations = announcer.listeners
         NotificationCenter.default.post(name: AppSettingsObject.storedSettingsDidChangeNotification, object: object)
         for continuation in continuations { continuation.yield(.storedSettingsChanged) }
     }

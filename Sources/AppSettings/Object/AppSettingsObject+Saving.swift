@@ -68,11 +68,10 @@ extension SettingsLedger {
     /// was done, for a caller reporting on another object's behalf.
     @discardableResult
     func synchronize(forcing: Bool, onBehalfOf owner: AppSettingsObject? = nil) throws -> FinishedSave? {
-        let (parent, isUnsaved) = _state.withLock { ($0.parent?.object, $0.changes.hasUnsavedChanges) }
-        if let parent {
+        if let parent = announcer.parent {
             return try parent.ledger.synchronize(forcing: forcing, onBehalfOf: owner)
         }
-        guard isUnsaved || forcing else { return nil }
+        guard hasUnsavedChanges || forcing else { return nil }
         try checkStorable()
         // What the Settings app wrote since the last look is taken first: it counts as made now.
         if !forcing { settingsApp.takeWrittenValues(refresh: true) }
@@ -83,13 +82,14 @@ extension SettingsLedger {
             // The synced settings' part of the moment is taken with it, under the same lock.
             let (snapshot, taken) = takeSnapshot { state in
                 (
-                    record: state.stored.syncRecord, sync: state.cloud.sync,
-                    changed: state.cloud.changesCameFromCloud ? [] : syncedSettingsChanged(in: state)
+                    record: state.stored.syncRecord, link: CloudCoordinator.link(in: state),
+                    changed: syncedSettingsChanged(in: state)
                 )
             }
             // The record is decoded outside the object's lock, and only when the set has one.
             let cloud = CloudSnapshot(
-                record: CloudRecord.decoded(taken.record), sync: taken.sync, changed: taken.changed)
+                record: CloudRecord.decoded(taken.record), sync: taken.link.sync,
+                changed: taken.link.changesCameFromCloud ? [] : taken.changed)
             // Changed since the check above? Another thread may have synchronized meanwhile.
             guard forcing || snapshot.changes.hasUnsavedChanges else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.

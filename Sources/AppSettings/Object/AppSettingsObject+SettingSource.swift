@@ -16,11 +16,8 @@ extension SettingsForms {
         let slot = object.slots[index]
         // Observed like the setting itself: a change of override is announced for it.
         object._registrar.access(object, keyPath: slot.observationKeyPath)
-        let (override, changed) = object._state.withLock { state in
-            (slot.overrideSource, state.changes.changedSinceSave(index))
-        }
-        if let override { return override }
-        if changed { return .stored }
+        if let override = object._state.withLock({ _ in slot.overrideSource }) { return override }
+        if object.ledger.changedSinceSave(index) { return .stored }
         // Stored when what the set holds since its last load or save has it.
         var names = [slot.name]
         var current = object
@@ -29,7 +26,7 @@ extension SettingsForms {
             names.insert(holding.name, at: 0)
             current = parent
         }
-        let (base, loadError) = current._state.withLock { ($0.stored.values, $0.lastLoadError) }
+        let (base, loadError) = (current.ledger.storedBase.values, current.ledger.lastLoadError)
         // A stored value the load could not use left the developer default in place.
         if loadError?.unusedStoredSettings.contains(names.joined(separator: ".")) == true { return .developerDefault }
         var entries = base

@@ -328,22 +328,34 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 }
 
 /// Mutable state shared by all settings of one object, guarded by its lock (`_state`).
+///
+/// One lock, so that a save's snapshot takes the changes, the stored base and the cloud link in
+/// one moment; each field is owned by one part, and only that part's code touches it (checked by
+/// `scripts/object-members.py --state-owners`). Another part asks the owner; a moment that spans
+/// parts takes each field through its owner's static accessor inside the one lock
+/// (`CloudCoordinator.link(in:)`), or is a method of this type (`takeLoadState(of:)`).
 @usableFromInline
 struct ObjectState {
-    /// Which settings changed since the last load or save.
+    /// Which settings changed since the last load or save (`SettingsLedger`; `_writeSetting`
+    /// records a change on the path of one setting).
     @usableFromInline var changes = ChangeTracking()
-    /// What the store held after the last load or save (the base of a merge), in one value.
+    /// What the store held after the last load or save (the base of a merge), in one value
+    /// (`SettingsLedger`).
     var stored = StoredBase()
+    /// What went wrong in the last load (`SettingsLedger`).
     var lastLoadError: AppSettingsError?
+    /// Whether another process's write is loaded at once (`SettingsLedger`).
     var reloadsWhenStoredSettingsChange = false
+    /// The object this one is nested in (`Announcer`).
     var parent: WeakSettingsObject?
-    /// Who hears of changes, and those a running transaction holds back.
+    /// Who hears of changes, and those a running transaction holds back (`Announcer`).
     var announcements = Announcements()
-    /// The cloud store this object syncs with, while it does.
+    /// The cloud store this object syncs with, while it does (`CloudCoordinator`).
     var cloud = CloudLink()
     /// What a live object that is not nested found of overrides (launch arguments, the
-    /// environment, managed configuration); `nil` for scratch copies and nested objects.
+    /// environment, managed configuration); `nil` for scratch copies and nested objects
+    /// (`SettingsOverrides`).
     var overrides: OverrideState?
-    /// What the object saw under the keys the system Settings app shows (`+SettingsApp`).
+    /// What the object saw under the keys the system Settings app shows (`SettingsAppBridge`).
     var settingsApp = SettingsAppState()
 }

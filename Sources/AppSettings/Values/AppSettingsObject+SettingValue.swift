@@ -34,7 +34,7 @@ final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Obj
         let unknown = try object.ledger.fill(fromStored: entries) { problem in
             throw StoredValueMismatch(expected: Object.self, foundDescription: "\(problem.setting) \(problem.reason)")
         }
-        object._state.withLock { $0.stored.unknownValues = unknown }
+        object.ledger.recordUnknownValues(unknown)
         StoreRegistry.publish(object)
         return object
     }

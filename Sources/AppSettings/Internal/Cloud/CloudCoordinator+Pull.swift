@@ -50,9 +50,8 @@ extension CloudCoordinator {
             if let error = scratch.ledger.loadStoredState(refresh: true) {
                 Log.error("\(type(of: object)): taking values from the cloud: \(error)")
             }
-            let (storedRecord, storedSchemaVersion) = scratch._state.withLock {
-                ($0.stored.cloudRecord, $0.stored.schemaVersion)
-            }
+            let storedBase = scratch.ledger.storedBase
+            let (storedRecord, storedSchemaVersion) = (storedBase.cloudRecord, storedBase.schemaVersion)
             let settings = scratch.syncCoordinator.syncedSettings()
             var pull = CloudPull(record: storedRecord ?? CloudRecord())
             pull.takeAccount(account, notice: change, settings: settings)
@@ -76,8 +75,9 @@ extension CloudCoordinator {
             if pull.switchedAccount { sync.checkAgainLater() }
             // Nothing taken, nothing to send, nothing new to record: nothing to store.
             guard !pull.taken.isEmpty || pull.needsSending || pull.record != storedRecord else { return outcome }
+            // The scratch copy is this thread's alone: its record and its link need no one moment.
+            scratch.ledger.recordCloudRecord(pull.record)
             scratch._state.withLock { state in
-                state.stored.cloudRecord = pull.record
                 state.cloud.sync = sync
                 state.cloud.changesCameFromCloud = true
             }
@@ -85,8 +85,7 @@ extension CloudCoordinator {
             outcome.failures += synchronization?.decision.cloudFailures ?? []
             // What the scratch copy wrote is this object's new base: its unsaved changes are
             // written over it by its next synchronization, without a merge.
-            let written = scratch._state.withLock { $0.stored }
-            _state.withLock { $0.stored = written }
+            object.ledger.replaceStoredBase(with: scratch.ledger.storedBase)
             // Only settings without unsaved changes take the stored values.
             var snapshot = object.ledger.takeSnapshot()
             snapshot.changes.generation = snapshot.changes.savedGeneration
@@ -99,7 +98,7 @@ extension CloudCoordinator {
             Log.notice(
                 "\(userDefaultsKey): \(outcome.conflicts.joined(separator: ", ")) changed here and on another device "
                     + "from the same version; the value of the greater version was taken")
-            let continuations = _state.withLock { $0.announcements.listeners }
+            let continuations = announcer.listeners
             for continuation in continuations { continuation.yield(.syncConflicts(outcome.conflicts)) }
         }
         reportSyncFailures(outcome.failures)

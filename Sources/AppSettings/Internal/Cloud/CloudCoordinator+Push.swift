@@ -35,7 +35,7 @@ extension CloudCoordinator {
     func reportSyncFailures(_ failures: [AppSettingsError]) {
         guard !failures.isEmpty else { return }
         for failure in failures { Log.notice("\(userDefaultsKey): \(failure)") }
-        let continuations = _state.withLock { $0.announcements.listeners }
+        let continuations = announcer.listeners
         for continuation in continuations {
             for failure in failures { continuation.yield(.syncFailed(failure)) }
         }

@@ -19,6 +19,11 @@ struct CloudCoordinator: ObjectPart {
         _state.withLock { $0.cloud.sync }
     }
 
+    /// The cloud link in `state`, for a save taking it in the moment of its snapshot.
+    static func link(in state: ObjectState) -> CloudLink {
+        state.cloud
+    }
+
     /// The object syncs through `sync` from now on.
     func attach(_ sync: CloudSync) {
         _state.withLock { $0.cloud.sync = sync }
@@ -35,7 +40,7 @@ struct CloudCoordinator: ObjectPart {
     /// Whether a check would find nothing to do: the store is signed out, or signed into the
     /// stored record's account and holds, for every synced setting, what the record says.
     func isSettled(with sync: CloudSync) -> Bool {
-        guard let record = _state.withLock({ $0.stored.cloudRecord }) else { return false }
+        guard let record = ledger.storedBase.cloudRecord else { return false }
         switch sync.store.account {
         case .signedOut: return true
         case .signedIn(let identifier) where record.account != identifier: return false
@@ -88,8 +93,7 @@ struct CloudCoordinator: ObjectPart {
     /// and are then saved to the new account).
     func pullIfAccountChanged() throws {
         // Before every save: the record is decoded only while the object syncs, outside its lock.
-        let (sync, archived) = _state.withLock { ($0.cloud.sync, $0.stored.syncRecord) }
-        guard let sync, let recorded = CloudRecord.decoded(archived)?.account,
+        guard let sync = attachedSync, let recorded = CloudRecord.decoded(ledger.storedBase.syncRecord)?.account,
             case .signedIn(let account) = sync.store.account, account != recorded
         else { return }
         try pull(nil, from: sync)

@@ -42,7 +42,8 @@ struct SettingsAppBridge: ObjectPart {
             // The set's own read reports an unavailable store; the keys are looked at again later.
             return
         }
-        let (base, seen) = _state.withLock { ($0.stored.values, $0.settingsApp.seen) }
+        let base = ledger.storedBase.values
+        let seen = _state.withLock { $0.settingsApp.seen }
         var newlySeen: [String: StoredValue] = [:]
         var taken: [(slot: AnySettingSlot, value: Any)] = []
         var ignored: [IgnoredSettingsAppValue] = []
@@ -69,7 +70,7 @@ struct SettingsAppBridge: ObjectPart {
             state.settingsApp.ignored += ignored
             var changed: [Int] = []
             for (slot, value) in taken where slot.assign(value) { changed.append(slot.index) }
-            state.changes.recordChange(of: changed)
+            SettingsLedger.recordChange(of: changed, in: &state)
             return changed
         }
         if isPublished { object.announcer.announce(changed) }

@@ -75,6 +75,11 @@ struct Announcer: ObjectPart {
         _state.withLock { $0.announcements.continuations[id] = continuation }
     }
 
+    /// The `changes` sequences open now, for an event that is not a change of values.
+    var listeners: [AsyncStream<AppSettingsChange>.Continuation] {
+        _state.withLock { $0.announcements.listeners }
+    }
+
     /// The `changes` sequence `id` ended: nothing more is sent to it.
     func removeStream(id: UUID) {
         _ = _state.withLock { $0.announcements.continuations.removeValue(forKey: id) }

@@ -32,6 +32,41 @@ struct SettingsLedger: ObjectPart {
         }
     }
 
+    /// What the store held after the last load or save, the base of a merge.
+    var storedBase: StoredBase {
+        _state.withLock { $0.stored }
+    }
+
+    /// The base becomes `base`: what a scratch copy wrote on this object's behalf.
+    func replaceStoredBase(with base: StoredBase) {
+        _state.withLock { $0.stored = base }
+    }
+
+    /// The record of synced settings the next save writes is `record`.
+    func recordCloudRecord(_ record: CloudRecord) {
+        _state.withLock { $0.stored.cloudRecord = record }
+    }
+
+    /// The stored values of this set that no setting took (an object decoded inside a collection).
+    func recordUnknownValues(_ unknownValues: [String: StoredValue]) {
+        _state.withLock { $0.stored.unknownValues = unknownValues }
+    }
+
+    /// The settings at `indices` changed: they are unsaved now.
+    func recordChange(of indices: [Int]) {
+        _state.withLock { Self.recordChange(of: indices, in: &$0) }
+    }
+
+    /// The same, for a caller holding the object's lock and changing the slots in the same moment.
+    static func recordChange(of indices: [Int], in state: inout ObjectState) {
+        state.changes.recordChange(of: indices)
+    }
+
+    /// Whether the setting at `index` changed since the last load or save.
+    func changedSinceSave(_ index: Int) -> Bool {
+        _state.withLock { $0.changes.changedSinceSave(index) }
+    }
+
     /// A copy's unsaved state set as its original's: unsaved when `unsaved`, saved otherwise.
     func markUnsaved(_ unsaved: Bool) {
         _state.withLock { state in

@@ -59,9 +59,8 @@ OWNER_EXCEPTIONS = {("AppSettingsObject", "_writeSetting", "changes")}
 FIELD = re.compile(r"(?:\$0|\bstate|\bloadState|\bscratchState)\.(" + "|".join(OWNERS) + r")\b")
 
 
-def foreign_field_sites(text: str, file_name: str) -> list:
-    """The lines of `text` where a field of ObjectState is touched outside its owner's code."""
-    sites = []
+def scoped_lines(text: str):
+    """Each code line of `text` with its number, its top-level type and the member it is in."""
     scope = None
     member = None
     for number, line in enumerate(text.splitlines(), 1):
@@ -75,6 +74,13 @@ def foreign_field_sites(text: str, file_name: str) -> list:
         found = MEMBER.search(line)
         if found and line.startswith("    ") and not line.startswith("        "):
             member = found.group(1) or found.group(0).split()[0]
+        yield number, line, scope, member
+
+
+def foreign_field_sites(text: str, file_name: str) -> list:
+    """The lines of `text` where a field of ObjectState is touched outside its owner's code."""
+    sites = []
+    for number, line, scope, member in scoped_lines(text):
         for field in FIELD.findall(line):
             if OWNERS[field] != scope and scope != "ObjectState" and (scope, member, field) not in OWNER_EXCEPTIONS:
                 sites.append(f"{file_name}:{number}: {field} (owned by {OWNERS[field]}) in {scope}.{member}: {line.strip()}")
@@ -121,19 +127,7 @@ def face_lock_sites(text: str, file_name: str) -> tuple:
     how many times it does inside them."""
     sites = []
     allowed = 0
-    scope = None
-    member = None
-    for number, line in enumerate(text.splitlines(), 1):
-        declaration = DECLARATION.match(line)
-        if declaration:
-            scope = declaration.group(1)
-            member = None
-            continue
-        if line.lstrip().startswith("//"):
-            continue
-        found = MEMBER.search(line)
-        if found and line.startswith("    ") and not line.startswith("        "):
-            member = found.group(1) or found.group(0).split()[0]
+    for number, line, scope, member in scoped_lines(text):
         if scope == "AppSettingsObject" and "_state.withLock" in line:
             if member in FACE_LOCKS:
                 allowed += 1

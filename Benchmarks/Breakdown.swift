@@ -144,6 +144,14 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
             }
         }
     }
+    // What the file system alone costs either way, for the domain file's bytes as the Codable path
+    // leaves them, written to a file of their own in the same directory.
+    let domainBytes = try Data(contentsOf: URL(fileURLWithPath: plistDomainFile))
+    let floorFile = directory.appendingPathComponent("AppSettingsBenchmark-floor-\(UUID().uuidString).plist").path
+    defer {
+        unlink(floorFile)
+        unlink(floorFile + ".benchmark-new")
+    }
     try table.measure(
         save,
         [
@@ -166,6 +174,13 @@ func measureBreakdown<Settings: BenchmarkSettingsSet, Plain: BenchmarkPlainSet>(
             },
             Contender(name: "Codable path + its domain file replaced and a copy flushed (a save's durability)") {
                 try replacingCodableSave()
+            },
+            // The floor: the file-system calls alone, on a file of the domain's bytes beside it.
+            Contender(name: "the domain file's bytes alone, written in place (corelibs: truncate, write)") {
+                nanoseconds { FlushedCopy.rewriteInPlace(floorFile, with: domainBytes) }
+            },
+            Contender(name: "the domain file's bytes alone, replaced as a save replaces it") {
+                try nanoseconds { try FlushedCopy.replace(floorFile, with: domainBytes) }
             },
             Contender(name: "1 snapshot") {
                 settings.makeDirty()

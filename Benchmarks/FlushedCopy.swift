@@ -62,6 +62,16 @@ final class FlushedCopy: @unchecked Sendable {
         close(directory)
     }
 
+    /// Writes `bytes` over the file at `path` in place, as corelibs' `synchronize()` writes a
+    /// domain file: truncated, written again, nothing flushed.
+    static func rewriteInPlace(_ path: String, with bytes: Data) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        guard descriptor >= 0, written == bytes.count, close(descriptor) == 0 else {
+            fatalError("cannot write \(path)")
+        }
+    }
+
     /// Flushes the file at `path`, then its directory: what a save adds on Linux since it writes
     /// the domain's file itself (a new file flushed, renamed into place, and its directory flushed,
     /// so that the app's other keys survive a power loss too).

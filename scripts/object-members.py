@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts the members of AppSettingsObject, of any access, from the module's symbol graph.
 
-    python3 scripts/object-members.py [--list] [--at-most N] [--face-locks] [--state-owners]
+    python3 scripts/object-members.py [--list] [--at-most N] [--face-locks] [--state-owners] [--platform-free]
 
 Builds the package (debug), extracts the symbol graph of `AppSettings` with private symbols, and
 counts the symbols that are members of the class itself (its extensions included; members of
@@ -23,6 +23,12 @@ write of one setting may record a change (`_writeSetting`), and `ObjectState`'s 
 every field: they are the one place where a moment spans parts. A field is seen where the state is
 named `$0`, `state`, `loadState` or `scratchState`, the names the sources give it. It first shows,
 on a made-up source, that it refuses a field touched by another part.
+
+With `--platform-free` no file of `Sources/AppSettings/Object/` (the class and its parts) branches
+on the platform (`#if os(...)`, `canImport(...)`, `targetEnvironment(...)`, `arch(...)`,
+`APPLE_STAND_INS`): what differs between Linux and Apple platforms is behind the store and the
+other seams of `Internal/`. `#if DEBUG` and the fault-injection flag are not platforms. It first
+shows, on a made-up source, that it refuses a platform branch and lets `#if DEBUG` pass.
 """
 import argparse
 import collections
@@ -171,13 +177,51 @@ def check_face_locks() -> int:
     return 0
 
 
+PLATFORM_BRANCH = re.compile(
+    r"^\s*#(?:if|elseif)\b.*(?:\bos\(|\bcanImport\(|\btargetEnvironment\(|\barch\(|\bAPPLE_STAND_INS)")
+
+
+def platform_branch_sites(text: str, file_name: str) -> list:
+    """The lines of `text` that branch on the platform."""
+    return [f"{file_name}:{number}: {line.strip()}"
+            for number, line in enumerate(text.splitlines(), 1) if PLATFORM_BRANCH.match(line)]
+
+
+def check_platform_free() -> int:
+    made_up = (
+        "#if DEBUG\n    let debug = true\n#endif\n"
+        "    private var domain: String {\n"
+        "        #if os(Linux) && !APPLE_STAND_INS\n            store.domainName\n        #else\n            \"\"\n"
+        "        #endif\n    }\n"
+    )
+    refused = platform_branch_sites(made_up, "made-up.swift")
+    if len(refused) != 1 or "os(Linux)" not in refused[0]:
+        print(f"platform-free self-test: expected one refusal, the os(Linux) branch; got {refused}")
+        return 1
+    print("platform-free self-test: an os(Linux) branch refused, #if DEBUG not")
+    sites = []
+    paths = sorted(glob.glob(os.path.join(ROOT, "Sources", "AppSettings", "Object", "**", "*.swift"), recursive=True))
+    for path in paths:
+        with open(path) as file:
+            sites += platform_branch_sites(file.read(), os.path.relpath(path, ROOT))
+    if sites:
+        print("the object branches on the platform; put what differs behind a seam of Internal/:")
+        print("\n".join(sites))
+        return 1
+    print(f"Object/ branches on no platform ({len(paths)} files)")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--list", action="store_true", help="print every member with its access and file")
     parser.add_argument("--at-most", type=int, help="fail when the class has more members")
     parser.add_argument("--face-locks", action="store_true", help="fail when the class's own code locks its state")
     parser.add_argument("--state-owners", action="store_true", help="fail when a part touches another's state")
+    parser.add_argument("--platform-free", action="store_true", help="fail when Object/ branches on the platform")
     args = parser.parse_args()
+    if args.platform_free and check_platform_free() != 0:
+        return 1
     if args.face_locks and check_face_locks() != 0:
         return 1
     if args.state_owners and check_state_owners() != 0:

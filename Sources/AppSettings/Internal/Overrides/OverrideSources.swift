@@ -91,6 +91,20 @@ struct OverrideSources: @unchecked Sendable {
     static var forNewObject: OverrideSources { current ?? process }
 }
 
+extension SettingsStore {
+    /// The `UserDefaults` domain whose directory holds the store's managed configuration file
+    /// (Linux: `AppSettings/<domain>/<key>.json`). An in-memory store is configured as the suite of
+    /// its name; a test's store (of `.isolatedAppSettings`) as `.standard`, which it stands for.
+    /// Apple's managed app configuration is the app's, whatever the suite: no domain.
+    var managedConfigurationDomain: String {
+        #if os(Linux) && !APPLE_STAND_INS
+            domainName
+        #else
+            ""
+        #endif
+    }
+}
+
 /// Where managed configuration is, and what it holds for one settings set.
 enum ManagedConfigurationSource {
     /// Apple's managed app configuration: the dictionary under

@@ -122,19 +122,7 @@ struct SettingsOverrides: ObjectPart {
     }
 
     private func readManagedConfiguration(_ sources: OverrideSources) -> ManagedConfigurationSource.Read {
-        sources.managed.read(key: userDefaultsKey, domain: managedConfigurationDomain)
-    }
-
-    /// The `UserDefaults` domain whose directory holds the managed configuration file (Linux).
-    private var managedConfigurationDomain: String {
-        #if os(Linux) && !APPLE_STAND_INS
-            // An in-memory store is configured as the suite of its name; a test's store (of
-            // `.isolatedAppSettings`) as `.standard`, which it stands for.
-            store.domainName
-        #else
-            // Apple's managed app configuration is the app's, whatever the suite.
-            ""
-        #endif
+        sources.managed.read(key: userDefaultsKey, domain: store.managedConfigurationDomain)
     }
 
     /// Finds each setting's override (the first of managed configuration, launch argument and

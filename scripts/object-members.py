@@ -83,6 +83,27 @@ def scoped_lines(text: str):
         yield number, line, scope, member
 
 
+def source_sites(finder, *folder) -> tuple:
+    """What `finder` reports in every Swift file under `folder` (below the package), and how
+    many files it read."""
+    paths = sorted(glob.glob(os.path.join(ROOT, *folder, "**", "*.swift"), recursive=True))
+    sites = []
+    for path in paths:
+        with open(path) as file:
+            sites += finder(file.read(), os.path.relpath(path, ROOT))
+    return sites, len(paths)
+
+
+def refuses_made_up(check: str, finder, made_up: str, expected: str, passed: str) -> bool:
+    """Whether `finder` refuses exactly one line of `made_up`, the one naming `expected`."""
+    refused = finder(made_up, "made-up.swift")
+    if len(refused) != 1 or expected not in refused[0]:
+        print(f"{check} self-test: expected one refusal, naming {expected}; got {refused}")
+        return False
+    print(f"{check} self-test: {passed}")
+    return True
+
+
 def foreign_field_sites(text: str, file_name: str) -> list:
     """The lines of `text` where a field of ObjectState is touched outside its owner's code."""
     sites = []
@@ -107,15 +128,12 @@ def check_state_owners() -> int:
         "    }\n"
         "}\n"
     )
-    refused = foreign_field_sites(made_up, "made-up.swift")
-    if len(refused) != 1 or "stored (owned by SettingsLedger) in CloudCoordinator.isSettled" not in refused[0]:
-        print(f"state-owners self-test: expected one refusal, the coordinator reading stored; got {refused}")
+    if not refuses_made_up(
+            "state-owners", foreign_field_sites, made_up,
+            "stored (owned by SettingsLedger) in CloudCoordinator.isSettled",
+            "the coordinator reading the ledger's field refused; its own field and the write path not"):
         return 1
-    print("state-owners self-test: the coordinator reading the ledger's field refused; its own field and the write path not")
-    sites = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "Sources", "AppSettings", "**", "*.swift"), recursive=True)):
-        with open(path) as file:
-            sites += foreign_field_sites(file.read(), os.path.relpath(path, ROOT))
+    sites, _ = source_sites(foreign_field_sites, "Sources", "AppSettings")
     if sites:
         print("fields of ObjectState touched outside the part that owns them; ask the owner instead:")
         print("\n".join(sites))
@@ -194,21 +212,16 @@ def check_platform_free() -> int:
         "        #if os(Linux) && !APPLE_STAND_INS\n            store.domainName\n        #else\n            \"\"\n"
         "        #endif\n    }\n"
     )
-    refused = platform_branch_sites(made_up, "made-up.swift")
-    if len(refused) != 1 or "os(Linux)" not in refused[0]:
-        print(f"platform-free self-test: expected one refusal, the os(Linux) branch; got {refused}")
+    if not refuses_made_up(
+            "platform-free", platform_branch_sites, made_up, "os(Linux)",
+            "an os(Linux) branch refused, #if DEBUG not"):
         return 1
-    print("platform-free self-test: an os(Linux) branch refused, #if DEBUG not")
-    sites = []
-    paths = sorted(glob.glob(os.path.join(ROOT, "Sources", "AppSettings", "Object", "**", "*.swift"), recursive=True))
-    for path in paths:
-        with open(path) as file:
-            sites += platform_branch_sites(file.read(), os.path.relpath(path, ROOT))
+    sites, count = source_sites(platform_branch_sites, "Sources", "AppSettings", "Object")
     if sites:
         print("the object branches on the platform; put what differs behind a seam of Internal/:")
         print("\n".join(sites))
         return 1
-    print(f"Object/ branches on no platform ({len(paths)} files)")
+    print(f"Object/ branches on no platform ({count} files)")
     return 0
 
 

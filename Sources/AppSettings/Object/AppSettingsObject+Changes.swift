@@ -175,7 +175,7 @@ extension ObjectState {
     mutating func takeLoadState(of loaded: Self) {
         stored = loaded.stored
         lastLoadError = loaded.lastLoadError
-        settingsApp = loaded.settingsApp
+        settingsApp.takeLoaded(loaded.settingsApp)
     }
 
 }

@@ -166,6 +166,109 @@ import Testing
     }
 }
 
+/// A look at the Settings app's keys reads them outside the object's lock: what it found must
+/// not land after a reset, a load or a save took the same values and the app assigned again.
+/// Found looking for why `SettingsAppBothWaysTests` failed once in a whole `swift test`: a
+/// foreground notice of another suite, or the store watcher, can look in between.
+@Suite struct SettingsAppStaleLookTests {
+    let suite = TemporarySuite(inMemory: true)
+
+    private func settingsAppWrites(_ name: String) {
+        suite.another().set(name, forKey: "SettingsAppPage.name")
+    }
+
+    /// A saved object whose name the Settings app then set to "Settings", and a look that found it.
+    private func lookAtWhatTheSettingsAppWrote() throws -> (SettingsAppPageSettings, SettingsAppBridge.Look) {
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        settings.name = "Ann"
+        try settings.synchronizeToUserDefaults()
+        settingsAppWrites("Settings")
+        return (settings, try #require(settings.settingsApp.look(refresh: false)))
+    }
+
+    /// A reset, or a save (made: a change), takes the Settings app's value; then the app assigns.
+    @Test(arguments: ["reset", "save"])
+    func aLookMadeBeforeAResetOrASaveDoesNotLandAfterTheNextAssignment(_ between: String) throws {
+        let (settings, look) = try lookAtWhatTheSettingsAppWrote()
+        if between == "reset" {
+            try settings.resetToUserDefaults()
+        } else {
+            settings.soundLevel = 0.1
+            try settings.synchronizeToUserDefaults()
+        }
+        #expect(settings.name == "Settings")
+        settings.name = "app"
+        #expect(!settings.settingsApp.apply(look))
+        #expect(settings.name == "app")
+    }
+
+    @Test func aLookDoesNotLandOverAnAssignmentMadeWhileItRead() throws {
+        let (settings, look) = try lookAtWhatTheSettingsAppWrote()
+        settings.name = "app"
+        #expect(!settings.settingsApp.apply(look))
+        #expect(settings.name == "app")
+        // The next look reads after the assignment: the Settings app's value, seen later, wins.
+        settings.settingsApp.takeWrittenValues(refresh: false)
+        #expect(settings.name == "Settings")
+    }
+
+    @Test func twoLooksThatFoundTheSameRefusedValueListItOnce() throws {
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        try settings.synchronizeToUserDefaults()
+        suite.another().set("sepia", forKey: "SettingsAppPage.theme")
+        let first = try #require(settings.settingsApp.look(refresh: false))
+        let second = try #require(settings.settingsApp.look(refresh: false))
+        #expect(settings.settingsApp.apply(second))
+        #expect(!settings.settingsApp.apply(first))
+        #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["theme"])
+    }
+
+    @Test func aLookNobodyCameBetweenLands() throws {
+        let (settings, look) = try lookAtWhatTheSettingsAppWrote()
+        #expect(settings.settingsApp.apply(look))
+        #expect(settings.name == "Settings")
+        #expect(settings.hasUnsavedChanges)
+        // Seen: the next look finds nothing new, and an assignment stays.
+        #expect(settings.settingsApp.look(refresh: false) == nil)
+        settings.name = "app"
+        settings.settingsApp.takeWrittenValues(refresh: false)
+        #expect(settings.name == "app")
+    }
+
+    @Test func looksOnAnotherThreadNeverPutAnOlderValueOverAnAssignment() throws {
+        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        settings.name = "Ann"
+        try settings.synchronizeToUserDefaults()
+        let rounds = 500
+        let looks = Protected(0)
+        let done = Protected(false)
+        let lost = Protected<[String]>([])
+        Threads.run(2) { thread in
+            if thread == 1 {
+                // Looks at the keys as fast as it can, as the foreground notice and the watcher do.
+                while !done.withLock({ $0 }) {
+                    settings.settingsApp.takeWrittenValues(refresh: false)
+                    looks.withLock { $0 += 1 }
+                }
+                return
+            }
+            for round in 0..<rounds {
+                settingsAppWrites("settings \(round)")
+                do { try settings.resetToUserDefaults() } catch { lost.withLock { $0.append("\(error)") } }
+                settings.name = "app \(round)"
+                // Two whole looks after the assignment: the one in flight has ended.
+                let start = looks.withLock { $0 }
+                while looks.withLock({ $0 }) < start + 2 { sched_yield() }
+                if settings.name != "app \(round)" {
+                    lost.withLock { $0.append("round \(round): \(settings.name) over app \(round)") }
+                }
+            }
+            done.withLock { $0 = true }
+        }
+        #expect(lost.withLock { $0 }.isEmpty, "\(lost.withLock { $0.prefix(3) })")
+    }
+}
+
 /// Threads assigning, saving, reloading and hearing the foreground notice while the Settings app
 /// writes: nothing deadlocks, and afterwards the object, the set and the shown key agree (run
 /// under ThreadSanitizer by `swift test --sanitize=thread`).
@@ -187,7 +290,7 @@ import Testing
                     }
                 case 2:
                     let settingsApp = suite.another()
-                    settingsApp.set("settings \(round)", forKey: "SettingsAppPage.name")
+                    suite.another().set("settings \(round)", forKey: "SettingsAppPage.name")
                     settingsApp.set(Double(round) / Double(rounds), forKey: "SettingsAppPage.soundLevel")
                 default:
                     NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)

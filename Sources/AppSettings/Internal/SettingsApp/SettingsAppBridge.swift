@@ -30,50 +30,94 @@ struct SettingsAppBridge: ObjectPart {
     /// each value through its setting's conversion, `in:`, choices and `validate:` like an
     /// assignment (a change, unsaved until the next save); a value that does not fit is listed in
     /// ``ignoredSettingsAppValues``. A published object announces what changed.
+    ///
+    /// The keys are read outside the object's lock (``look(refresh:)``); what was found is applied
+    /// only when nothing else looked meanwhile (``apply(_:)``), or the look starts again: a value
+    /// read before a reset, a load or a save took it must not land after the assignment that
+    /// followed them.
     func takeWrittenValues(refresh: Bool) {
+        // A setting assigned on another thread at every try could keep a look from landing: after
+        // a few tries the values are left for the next look (the next save, load or notice).
+        for _ in 0..<Self.tries {
+            guard let look = look(refresh: refresh), !apply(look) else { return }
+        }
+    }
+
+    /// How many times ``takeWrittenValues(refresh:)`` looks again when something came between.
+    static let tries = 8
+
+    /// What one look at the shown keys found, and what it would do.
+    struct Look {
+        /// ``SettingsAppState/generation`` when the look began.
+        var generation: UInt64
+        /// The count of the object's changes when the look began: a setting it would take that
+        /// was assigned since may have been assigned after the look read its key.
+        var changeGeneration: UInt64
+        var newlySeen: [String: StoredValue]
+        var taken: [(slot: AnySettingSlot, value: Any)]
+        var ignored: [IgnoredSettingsAppValue]
+    }
+
+    /// Reads the shown keys, outside the object's lock: `nil` when there is nothing new (or
+    /// nothing to look at: no shown setting, a nested object, a store that cannot be read now).
+    func look(refresh: Bool) -> Look? {
         guard showsAny, object.announcer.parent == nil, !object.binding.key.hasEmptyPostfix else {
-            return
+            return nil
         }
         let shown = shownSlots
+        let (seen, generation, changeGeneration) = _state.withLock {
+            ($0.settingsApp.seen, $0.settingsApp.generation, SettingsLedger.changeGeneration(in: $0))
+        }
         let found: [String: Any]
         do {
             found = try store.storedObjects(forKeys: shown.map(\.key), refresh: refresh)
         } catch {
             // The set's own read reports an unavailable store; the keys are looked at again later.
-            return
+            return nil
         }
         let base = ledger.storedBase.values
-        let seen = _state.withLock { $0.settingsApp.seen }
-        var newlySeen: [String: StoredValue] = [:]
-        var taken: [(slot: AnySettingSlot, value: Any)] = []
-        var ignored: [IgnoredSettingsAppValue] = []
+        var look = Look(
+            generation: generation, changeGeneration: changeGeneration, newlySeen: [:], taken: [], ignored: [])
         for (slot, key, control) in shown {
             guard let written = found[key] else { continue }
             let asFound = StoredValue(propertyListValue: written) ?? .string(String(describing: written))
             guard asFound != seen[slot.name] else { continue }
-            newlySeen[slot.name] = asFound
+            look.newlySeen[slot.name] = asFound
             do {
                 let stored = try control.storedValue(fromSettingsApp: written)
                 // What the set holds already (the keys hold what the last save wrote).
                 guard stored != base[slot.name] else { continue }
-                taken.append((slot, try slot.decode(stored).value))
+                look.taken.append((slot, try slot.decode(stored).value))
             } catch {
-                ignored.append(
+                look.ignored.append(
                     IgnoredSettingsAppValue(
                         setting: slot.name, key: key, value: JSONForm.description(of: asFound),
                         reason: "\(error)"))
             }
         }
-        guard !newlySeen.isEmpty else { return }
-        let changed = _state.withLock { state -> [Int] in
-            state.settingsApp.seen.merge(newlySeen) { $1 }
-            state.settingsApp.ignored += ignored
+        return look.newlySeen.isEmpty ? nil : look
+    }
+
+    /// Applies `look` under the object's lock and announces what changed; `false`, changing
+    /// nothing, when another look, a load or a save changed what was seen since it began, or a
+    /// setting it would take was assigned since (the assignment may have come after the look read
+    /// the key: the next look, which reads after it, decides).
+    func apply(_ look: Look) -> Bool {
+        let changed = _state.withLock { state -> [Int]? in
+            guard state.settingsApp.generation == look.generation,
+                !look.taken.contains(where: {
+                    SettingsLedger.changed($0.slot.index, since: look.changeGeneration, in: state)
+                })
+            else { return nil }
+            state.settingsApp.see(look.newlySeen, ignoring: look.ignored)
             var changed: [Int] = []
-            for (slot, value) in taken where slot.assign(value) { changed.append(slot.index) }
+            for (slot, value) in look.taken where slot.assign(value) { changed.append(slot.index) }
             SettingsLedger.recordChange(of: changed, in: &state)
             return changed
         }
+        guard let changed else { return false }
         if isPublished { object.announcer.announce(changed) }
+        return true
     }
 
     /// The suite changed (another process wrote it): what the Settings app wrote is taken.
@@ -99,6 +143,6 @@ struct SettingsAppBridge: ObjectPart {
     /// After a save: the shown keys hold what was written.
     func didSave() {
         guard showsAny else { return }
-        _state.withLock { $0.settingsApp.seen = [:] }
+        _state.withLock { $0.settingsApp.forgetSeen() }
     }
 }

@@ -7,7 +7,32 @@ struct SettingsAppState {
     /// Per stored name, what the key held when the object last looked (as found, before any
     /// conversion): a value seen is taken (or ignored) once, so an assignment made after it stays.
     /// Emptied by a save, after which the keys hold the values written.
-    var seen: [String: StoredValue] = [:]
+    private(set) var seen: [String: StoredValue] = [:]
     /// The values not taken since the last load.
     var ignored: [IgnoredSettingsAppValue] = []
+    /// Counts the changes of ``seen``: a look at the keys, made outside the lock, applies what it
+    /// found only when no other look, save or load changed what was seen meanwhile (else it looks
+    /// again), so that a value it read before a reset or a save never lands after a later
+    /// assignment.
+    private(set) var generation: UInt64 = 0
+
+    /// Records what a look found.
+    mutating func see(_ values: [String: StoredValue], ignoring ignored: [IgnoredSettingsAppValue]) {
+        seen.merge(values) { $1 }
+        self.ignored += ignored
+        generation &+= 1
+    }
+
+    /// After a save: the keys hold the values written.
+    mutating func forgetSeen() {
+        seen = [:]
+        generation &+= 1
+    }
+
+    /// Takes what a load into another object found, counting on from this object's generation.
+    mutating func takeLoaded(_ loaded: Self) {
+        let next = generation &+ 1
+        self = loaded
+        generation = next
+    }
 }

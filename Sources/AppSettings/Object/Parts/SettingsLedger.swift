@@ -62,6 +62,17 @@ struct SettingsLedger: ObjectPart {
         state.changes.recordChange(of: indices)
     }
 
+    /// What counts the changes of the stored settings now, for a caller holding the object's
+    /// lock: ``changed(_:since:in:)`` tells a setting changed after it.
+    static func changeGeneration(in state: ObjectState) -> UInt64 {
+        state.changes.generation
+    }
+
+    /// Whether the setting at `index` changed after `generation` (a ``changeGeneration(in:)``).
+    static func changed(_ index: Int, since generation: UInt64, in state: ObjectState) -> Bool {
+        state.changes.changeGenerations[index] > generation
+    }
+
     /// Whether the setting at `index` changed since the last load or save.
     func changedSinceSave(_ index: Int) -> Bool {
         _state.withLock { $0.changes.changedSinceSave(index) }

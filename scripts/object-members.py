@@ -104,6 +104,16 @@ def refuses_made_up(check: str, finder, made_up: str, expected: str, passed: str
     return True
 
 
+def verdict(sites: list, problem: str, passed: str) -> int:
+    """Prints the sites under `problem` and fails, or prints `passed`."""
+    if sites:
+        print(problem)
+        print("\n".join(sites))
+        return 1
+    print(passed)
+    return 0
+
+
 def foreign_field_sites(text: str, file_name: str) -> list:
     """The lines of `text` where a field of ObjectState is touched outside its owner's code."""
     sites = []
@@ -134,16 +144,13 @@ def check_state_owners() -> int:
             "the coordinator reading the ledger's field refused; its own field and the write path not"):
         return 1
     sites, _ = source_sites(foreign_field_sites, "Sources", "AppSettings")
-    if sites:
-        print("fields of ObjectState touched outside the part that owns them; ask the owner instead:")
-        print("\n".join(sites))
-        return 1
     owners = collections.defaultdict(list)
     for field, owner in OWNERS.items():
         owners[owner].append(field)
-    print("each field of ObjectState is touched only by its owner: "
-          + "; ".join(f"{owner} {', '.join(fields)}" for owner, fields in owners.items()))
-    return 0
+    return verdict(
+        sites, "fields of ObjectState touched outside the part that owns them; ask the owner instead:",
+        "each field of ObjectState is touched only by its owner: "
+        + "; ".join(f"{owner} {', '.join(fields)}" for owner, fields in owners.items()))
 
 
 def face_lock_sites(text: str, file_name: str) -> tuple:
@@ -179,20 +186,17 @@ def check_face_locks() -> int:
         print(f"face-locks self-test: expected one refusal, in hasUnsavedChanges; got {refused}")
         return 1
     print("face-locks self-test: a lock in the class's hasUnsavedChanges refused, the read's and the part's not")
-    sites = []
-    allowed = 0
-    for path in sorted(glob.glob(os.path.join(ROOT, "Sources", "AppSettings", "**", "*.swift"), recursive=True)):
-        with open(path) as file:
-            text = file.read()
-        refused, count = face_lock_sites(text, os.path.relpath(path, ROOT))
-        sites += refused
-        allowed += count
-    if sites:
-        print("the class's own code locks the object's state; move these into the part that owns the state:")
-        print("\n".join(sites))
-        return 1
-    print(f"AppSettingsObject's own code locks its state only in {', '.join(sorted(FACE_LOCKS))} ({allowed} sites)")
-    return 0
+    allowed = []
+
+    def counting(text: str, file_name: str) -> list:
+        refused, count = face_lock_sites(text, file_name)
+        allowed.append(count)
+        return refused
+
+    sites, _ = source_sites(counting, "Sources", "AppSettings")
+    return verdict(
+        sites, "the class's own code locks the object's state; move these into the part that owns the state:",
+        f"AppSettingsObject's own code locks its state only in {', '.join(sorted(FACE_LOCKS))} ({sum(allowed)} sites)")
 
 
 PLATFORM_BRANCH = re.compile(
@@ -217,12 +221,9 @@ def check_platform_free() -> int:
             "an os(Linux) branch refused, #if DEBUG not"):
         return 1
     sites, count = source_sites(platform_branch_sites, "Sources", "AppSettings", "Object")
-    if sites:
-        print("the object branches on the platform; put what differs behind a seam of Internal/:")
-        print("\n".join(sites))
-        return 1
-    print(f"Object/ branches on no platform ({count} files)")
-    return 0
+    return verdict(
+        sites, "the object branches on the platform; put what differs behind a seam of Internal/:",
+        f"Object/ branches on no platform ({count} files)")
 
 
 def main() -> int:

@@ -21,7 +21,12 @@ struct ChangeTracking: Sendable {
 
     /// Whether the setting at `index` changed since the last load or save.
     func changedSinceSave(_ index: Int) -> Bool {
-        changeGenerations[index] > savedGeneration
+        changed(index, since: savedGeneration)
+    }
+
+    /// Whether the setting at `index` changed after `generation` (a value ``generation`` had).
+    func changed(_ index: Int, since generation: UInt64) -> Bool {
+        changeGenerations[index] > generation
     }
 
     /// Counts one change of the stored setting at `index`.

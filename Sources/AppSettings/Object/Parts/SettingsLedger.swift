@@ -70,7 +70,7 @@ struct SettingsLedger: ObjectPart {
 
     /// Whether the setting at `index` changed after `generation` (a ``changeGeneration(in:)``).
     static func changed(_ index: Int, since generation: UInt64, in state: ObjectState) -> Bool {
-        state.changes.changeGenerations[index] > generation
+        state.changes.changed(index, since: generation)
     }
 
     /// Whether the setting at `index` changed since the last load or save.

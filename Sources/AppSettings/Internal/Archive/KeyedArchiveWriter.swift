@@ -30,7 +30,7 @@ struct KeyedArchiveWriter {
         schemaVersion: Int64,
         writeID: Int64 = .random(in: 1...Int64.max),
         settings: [String: StoredValue],
-        syncRecord: ArchivedSyncRecord? = nil,
+        records: ReplicaRecords = [:],
         schema: String? = nil
     ) -> Data {
         var writer = KeyedArchiveWriter()
@@ -45,8 +45,8 @@ struct KeyedArchiveWriter {
         fields.append(
             (writer.plist.add(.string(ArchiveFormat.schemaVersionField)), writer.plist.add(.integer(schemaVersion))))
         fields.append((writer.plist.add(.string(ArchiveFormat.writeIDField)), writer.plist.add(.integer(writeID))))
-        if let tree = syncRecord?.tree {
-            let key = writer.plist.add(.string(ArchiveFormat.cloudBaseField))
+        for (field, tree) in records.sorted(by: { $0.key < $1.key }) {
+            let key = writer.plist.add(.string(field))
             fields.append((key, writer.reference(writer.encode(tree))))
         }
         if let schema {

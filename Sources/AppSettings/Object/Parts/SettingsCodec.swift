@@ -37,7 +37,7 @@ package struct SettingsCodec {
         archive(
             try encodedSettings(snapshot),
             schemaVersion: snapshot.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion),
-            syncRecord: snapshot.stored.syncRecord)
+            records: snapshot.stored.records)
     }
 
     /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
@@ -46,12 +46,12 @@ package struct SettingsCodec {
         _ settings: [String: StoredValue],
         schemaVersion: Int,
         writeID: Int64 = .random(in: 1...Int64.max),
-        syncRecord: ArchivedSyncRecord? = nil,
+        records: ReplicaRecords = [:],
         includingSchema: Bool = true
     ) -> Data {
         KeyedArchiveWriter.archive(
             schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
-            syncRecord: syncRecord,
+            records: records,
             schema: includingSchema
                 ? StoredSchema.text(of: object, settings: settings, schemaVersion: schemaVersion) : nil)
     }
@@ -69,8 +69,8 @@ package struct SettingsCodec {
         var problems = LoadProblems()
         /// Why the archive, or its migration, failed (`entries` then holds the unmigrated values).
         var error: AppSettingsError?
-        /// The record of synced settings, when the set has one (carried unread).
-        var syncRecord: ArchivedSyncRecord?
+        /// The records of the set's replicas (carried unread).
+        var records = ReplicaRecords()
     }
 
     func readStoredSettings(_ data: Data) -> StoredSettings {
@@ -81,7 +81,7 @@ package struct SettingsCodec {
             let set = try Self.readStoredSet(data)
             result.schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
             entries = set.values
-            result.syncRecord = set.syncRecord
+            result.records = set.records
             for (name, reason) in set.unreadable {
                 result.problems.append(setting: name, reason: reason)
             }

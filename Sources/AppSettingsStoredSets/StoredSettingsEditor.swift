@@ -54,7 +54,7 @@ public enum StoredSettingsEditor {
             let value = isNil ? .null : jsonValue(text: text, like: template)
             // What the set's schema refuses is refused in the app's words (`update(fromJSON:)`'s);
             // then the value is typed like the stored one.
-            try context.check(value, at: path)
+            try context.check(value, at: path, merging: true)
             let typed = isNil ? .null : try typed(value, like: template, merging: true, strict: true, setting: setting)
             entries = StoredValue.setting(typed, at: path, in: entries, creatingDictionaries: false)
         }
@@ -107,7 +107,7 @@ public enum StoredSettingsEditor {
                 guard let template = entries[name] else {
                     throw AppSettingsError.unknownSetting(key: key, setting: name)
                 }
-                try context.check(value, at: [name])
+                try context.check(value, at: [name], merging: !replacingAll)
                 result[name] = try typed(value, like: template, merging: !replacingAll, setting: name)
             }
             entries = result

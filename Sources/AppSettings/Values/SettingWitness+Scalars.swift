@@ -163,7 +163,9 @@ final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
         case .double(let value): return Float(value)
         case .integer(let value): return Float(value)
         case .unsignedInteger(let value): return Float(value)
-        case .numberText(let text): return try value(from: .double(Double(text) ?? .nan))
+        case .numberText(let text):
+            guard let single = Float(text) else { throw StoredValueMismatch(expected: Float.self, found: stored) }
+            return single
         default: throw StoredValueMismatch(expected: Float.self, found: stored)
         }
     }
@@ -173,8 +175,14 @@ final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
         lhs == rhs || (lhs.isNaN && rhs.isNaN)
     }
 
-    /// A number within `Float`'s range, or `"nan"`, `"inf"` or `"-inf"`.
+    /// A number within `Float`'s range (one read from text rounded once, to the `Float` nearest
+    /// it), or `"nan"`, `"inf"` or `"-inf"`.
     override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        if case .numberText(let text) = value, TextForms.isInRange(numberText: value, isFloat: true),
+            let single = Float(text)
+        {
+            return .float(single)
+        }
         let number = try JSONForm.realNumber(value, for: Float.self)
         if case .double(let double) = number, double.isFinite, !TextForms.isInRange(double, isFloat: true) {
             throw StoredValueMismatch(expected: Float.self, foundDescription: "\(double), out of Float's range")

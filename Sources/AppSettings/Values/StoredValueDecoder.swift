@@ -436,7 +436,10 @@ private enum Scalars {
             guard node.problem(with: value.jsonForm, path: "") == nil,
                 let number = try? JSONForm.realNumber(value.jsonForm, for: type).withNumberTextRead.jsonNumber
             else { throw refused(node) }
-            return (isFloat ? Float(number) as Any : number, node)
+            // Rounded once: a number's text to the `Float` nearest it, not through a `Double`.
+            guard isFloat else { return (number, node) }
+            if case .numberText(let text) = value, let single = Float(text) { return (single, node) }
+            return (Float(number), node)
         case is Date.Type:
             guard let value else { return (Date(timeIntervalSinceReferenceDate: 0), .date) }
             guard case .date(let date)? = try? JSONForm.date(value, for: Date.self) else { throw refused(.date) }

@@ -146,9 +146,22 @@ enum JSONForm {
     /// A JSON value in its compact text, for messages (long ones shortened); a number read from
     /// text as it was written.
     static func description(of value: StoredValue) -> String {
-        var text = compactText(jsonValue(value))
-        if case .numberText(let written) = value { text = written }
+        let text = writtenText(value)
         return text.count > 80 ? text.prefix(77) + "..." : text
+    }
+
+    /// The compact, key-sorted JSON text of a value read from JSON, each number as it was written
+    /// (`1.7976931348623157e+308`, which no `NSDecimalNumber` holds).
+    private static func writtenText(_ value: StoredValue) -> String {
+        switch value {
+        case .numberText(let text): text
+        case .array(let values): "[" + values.map(writtenText).joined(separator: ",") + "]"
+        case .dictionary(let entries):
+            "{"
+                + entries.sorted { $0.key < $1.key }.map { compactText($0.key) + ":" + writtenText($0.value) }
+                .joined(separator: ",") + "}"
+        default: compactText(jsonValue(value))
+        }
     }
 
     /// A date read from ISO 8601 text with a time zone, by the rules of `TextForms.date(fromText:)`.

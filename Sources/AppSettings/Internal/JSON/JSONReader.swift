@@ -134,7 +134,8 @@ struct JSONReader {
             skipDigits()
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger {
+        // `-0` is kept as written: a real number's negative zero.
+        if isInteger, text != "-0" {
             if let integer = Int64(text) { return .integer(integer) }
             if let integer = UInt64(text) { return .unsignedInteger(integer) }
         }

@@ -86,10 +86,10 @@ class CodableWitness<Value: Codable>: SettingWitness<Value>, @unchecked Sendable
         } catch let error as StoredValueMismatch {
             throw error
         } catch {
-            // Its JSON form (dates as text, Data as base64), as the `appsettings` tool may store
-            // it; when that fails too, the first error is the one reported.
-            if let decoded = try? StoredValueDecoding.decode(Value.self, from: stored) { return decoded }
-            throw StoredValueMismatch(expected: Value.self, foundDescription: "\(stored.kindDescription) (\(error))")
+            // Its JSON form (dates as text, Data as base64), as the `appsettings` tool may store it,
+            // read by the library's decoder, whose refusal says where and what in words (not
+            // `DecodingError`'s).
+            return try StoredValueDecoding.decode(Value.self, from: stored)
         }
     }
 

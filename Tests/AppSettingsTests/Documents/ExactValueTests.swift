@@ -25,6 +25,7 @@ final class ExactSettings: AppSettingsObject, @unchecked Sendable {
     @Setting var when = Date(timeIntervalSince1970: 0)
     @Setting var frame = Frame(w: 1, h: 2)
     @Setting var real = 0.0
+    @Setting(in: 0...1) var volume = 0.5
 }
 
 /// A suite named before any test runs, for a nested object's property initializer.
@@ -139,6 +140,37 @@ struct ExactValueTests {
                     setting: "frame.w", expected: "an integer in -9223372036854775808...9223372036854775807",
                     found: #""3""#))
         #expect(try imported(#"{"frame": {"w": 3.0, "h": 4e0}}"#).frame == Frame(w: 3, h: 4))
+    }
+
+    @Test("a stored Codable value that does not fit says where and what, in words, not in internal types")
+    func codableMismatchInWords() {
+        let mismatch = #expect(throws: StoredValueMismatch.self) {
+            try Frame.value(from: .dictionary(["w": .string("x"), "h": .integer(1)]))
+        }
+        #expect(
+            mismatch?.description
+                == #"expected Frame: at w: expected an integer in -9223372036854775808...9223372036854775807, found "x""#
+        )
+    }
+
+    @Test("overrides are read as documents are: integers by their digits, NaN in no range", .capturedLibraryLog)
+    func overridesReadExactly() {
+        let arguments = [
+            "-ExactSettings.i", "5.0", "-ExactSettings.i64", "1234567890123456789.0", "-ExactSettings.volume", "nan",
+            "-ExactSettings.ranged", "1e30", "-ExactSettings.real", "nan", "-ExactSettings.small", "1.5",
+        ]
+        let sources = OverrideSources(
+            arguments: ["test"] + arguments, environment: [:], managed: .managedAppConfiguration(suite.userDefaults))
+        let settings = OverrideSources.$current.withValue(sources) { ExactSettings(userDefaults: suite.userDefaults) }
+        #expect(settings.i == 5 && settings.i64 == 1_234_567_890_123_456_789)
+        #expect(settings.real.isNaN)  // a Double without a range declares NaN
+        #expect(settings.volume == 0.5 && settings.ranged == 1 && settings.small == 0)
+        let reasons = Dictionary(uniqueKeysWithValues: settings.ignoredOverrides.map { ($0.setting, $0.reason) })
+        #expect(
+            reasons == [
+                "volume": "expected a number in 0...1", "ranged": "expected an integer in 1...10",
+                "small": "expected an integer in -128...127",
+            ])
     }
 
     @Test("the schema's default is what a new object holds, resetToDeveloperDefaults() included")

@@ -241,6 +241,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { decoder.codingPath }
 
     var allKeys: [Key] {
+        // Names read from the value itself, of a fixed set (an enum with associated values): which
+        // set, no reading tells.
+        if Key(stringValue: "\u{0}") == nil {
+            decoder.place?.kind = .undescribed(
+                "it reads its members' names from the value (an enum with associated values?)")
+        }
         decoder.place?.readsAllKeys = true
         let keys = (entries ?? [:]).keys.sorted().compactMap(Key.init(stringValue:))
         // A made-up key, for the form of an empty object's values.

@@ -28,6 +28,18 @@ final class ExactSettings: AppSettingsObject, @unchecked Sendable {
     @Setting(in: 0...1) var volume = 0.5
 }
 
+/// A `Codable` enum with associated values: its members' names come from the value.
+enum Mode: Codable, Equatable, Sendable {
+    case automatic
+    case manual(level: Int)
+}
+
+extension Mode: SettingValue {}
+
+final class ModeSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting var mode = Mode.manual(level: 2)
+}
+
 /// A suite named before any test runs, for a nested object's property initializer.
 enum SameDomain {
     static let name = "AppSettingsTests-SameDomain-" + UUID().uuidString
@@ -140,6 +152,19 @@ struct ExactValueTests {
                     setting: "frame.w", expected: "an integer in -9223372036854775808...9223372036854775807",
                     found: #""3""#))
         #expect(try imported(#"{"frame": {"w": 3.0, "h": 4e0}}"#).frame == Frame(w: 3, h: 4))
+    }
+
+    @Test("a Codable form no reading describes says so in the schema, and the import still checks it")
+    func undescribedCodable() throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: ModeSettings.jsonSchema()) as? [String: Any])
+        let mode = try #require((schema["properties"] as? [String: Any])?["mode"] as? [String: Any])
+        #expect((mode["$comment"] as? String)?.contains("cannot describe this value's form") == true, "\(mode)")
+        #expect(mode["type"] == nil)
+        let settings = ModeSettings(userDefaults: suite.userDefaults)
+        try settings.update(fromJSON: Data(#"{"mode": {"manual": {"level": 7}}}"#.utf8))
+        #expect(settings.mode == .manual(level: 7))
+        #expect(throws: AppSettingsError.self) { try settings.update(fromJSON: Data(#"{"mode": {"fast": {}}}"#.utf8)) }
+        #expect(settings.mode == .manual(level: 7))
     }
 
     @Test("a stored Codable value that does not fit says where and what, in words, not in internal types")

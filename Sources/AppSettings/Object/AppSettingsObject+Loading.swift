@@ -265,6 +265,8 @@ extension StoredValue {
         case .null: NSNull()
         case .array(let values), .set(let values): values.map(\.migrationValue)
         case .dictionary(let values): values.mapValues(\.migrationValue)
+        // As `JSONSerialization` gives a number: an integer, or the `Double` nearest it.
+        case .numberText: withNumberTextRead.propertyListValue ?? NSNull()
         default: propertyListValue ?? NSNull()
         }
     }

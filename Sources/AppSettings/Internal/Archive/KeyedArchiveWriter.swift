@@ -130,9 +130,8 @@ struct KeyedArchiveWriter {
         case .unsignedInteger(let integer): return uid(ofPlistIndex: plist.add(.unsignedInteger(integer)))
         case .float(let float): return uid(ofPlistIndex: plist.add(.float(float)))
         case .double(let double): return uid(ofPlistIndex: plist.add(.double(double)))
-        // Only in values read from JSON, which are typed before they are stored: as a number
-        // (digits always make a `Double`).
-        case .integerText(let text): return uid(ofPlistIndex: plist.add(.double(Double(text) ?? .nan)))
+        // Only in values read from JSON, which are typed before they are stored: as the number it is.
+        case .numberText: return encode(value.withNumberTextRead)
         case .string(let string): return uid(ofPlistIndex: plist.add(.string(string)))
         case .data(let data): return uid(ofPlistIndex: plist.add(.data(data)))
         case .date(let date):

@@ -174,7 +174,7 @@ extension StoredValue {
         case .null: nil
         case .float(let value): .double(Double(value))
         // Only in values read from JSON, which are typed before they are stored: as a number.
-        case .integerText: withIntegerTextAsDouble
+        case .numberText: withNumberTextRead
         case .url(let value): .string(value.absoluteString)
         case .uuid(let value): .string(value.uuidString)
         case .array(let values), .set(let values): .array(values.map { $0.cloudValue ?? Self.cloudNull })
@@ -200,7 +200,7 @@ extension StoredValue {
         case .bool(let value): value ? "t" : "f"
         case .integer(let value): "i\(value)"
         case .unsignedInteger(let value): "u\(value)"
-        case .integerText(let text): "I\(text)"
+        case .numberText(let text): "I\(text)"
         case .float(let value): "d\(Double(value).bitPattern)"
         case .double(let value): "d\(value.bitPattern)"
         case .string(let value): "s\(value.utf8.count):\(value)"

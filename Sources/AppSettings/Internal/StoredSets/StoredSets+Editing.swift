@@ -27,10 +27,12 @@ extension StoredSets {
 
         /// Throws what `update(fromJSON:)` in the app throws for `value` (as JSON gives it) at
         /// `path`, in the same words, when the set's schema refuses it; nothing without a schema.
-        package func check(_ value: StoredValue, at path: [String]) throws(AppSettingsError) {
-            guard let property = property(at: path),
-                let problem = property.problem(with: value, path: path.joined(separator: "."))
-            else { return }
+        /// `merging`: an object's members may be missing (what is stored fills them; the merged
+        /// value is checked whole before it is written).
+        package func check(_ value: StoredValue, at path: [String], merging: Bool) throws(AppSettingsError) {
+            guard var property = property(at: path) else { return }
+            if merging { property.node = property.node.takingSomeMembers }
+            guard let problem = property.problem(with: value, path: path.joined(separator: ".")) else { return }
             throw problem.error(key: key)
         }
 
@@ -43,6 +45,9 @@ extension StoredSets {
                     guard let nested = properties.first(where: { $0.name == component }) else { return nil }
                     property = nested
                 case .dictionary(let element): property = SchemaProperty(name: component, node: element)
+                case .members(let members):
+                    guard let member = members.first(where: { $0.name == component }) else { return nil }
+                    property = SchemaProperty(name: component, node: member.node)
                 default: return nil
                 }
             }

@@ -105,12 +105,22 @@ package struct SettingsCodec {
         return result
     }
 
-    /// `entries` after the class's `migrate(_:fromSchemaVersion:)`, back in stored form.
+    /// `entries` after the class's `migrate(_:fromSchemaVersion:)`, back in stored form; an entry
+    /// the migration left as it was keeps its form (a number as written, which the migration saw
+    /// as an `Int` or a `Double`).
     func migrated(_ entries: [String: StoredValue], from version: Int) throws -> [String: StoredValue] {
         var values = entries.mapValues { $0.migrationValue }
         try object.migrate(&values, fromSchemaVersion: version)
         var result: [String: StoredValue] = [:]
         for (name, value) in values {
+            if let entry = entries[name],
+                StoredValue(propertyListValue: value)
+                    == StoredValue(
+                        propertyListValue: entry.migrationValue)
+            {
+                result[name] = entry
+                continue
+            }
             guard let stored = StoredValue(propertyListValue: value) else {
                 throw AppSettingsError.migrationFailed(
                     key: object.userDefaultsKey,

@@ -97,3 +97,44 @@ package enum CloudSyncMutation: String, CaseIterable, Sendable {
             .flatMap(CloudSyncMutation.init(rawValue:))
     #endif
 }
+
+/// Deliberately broken variants of the replicas' rule (`Object/Parts/Reconciliation.swift`), for
+/// the replica schedules' mutation self-test (`scripts/replica-mutation-test.sh`): the schedules
+/// must catch each one. Compiled in only with `-DAPPSETTINGS_INJECTED_FAULTS`, like
+/// ``CloudSyncMutation``; then `APPSETTINGS_REPLICA_MUTATION=<raw value>` chooses one.
+package enum ReplicaMutation: String, CaseIterable, Sendable {
+    /// A replica's change wins over the object's unsaved change in a save.
+    case replicaOverUnsavedChange = "replica-over-unsaved-change"
+    /// The shown keys are judged against the object's base, not the stored set's record.
+    case keysAgainstBase = "keys-against-base"
+    /// A pull writes the object's unsaved changes.
+    case pullWritesUnsavedChanges = "pull-writes-unsaved-changes"
+    /// A look takes a key's value it saw before again (over a later assignment).
+    case seenTakenAgain = "seen-taken-again"
+    /// An iCloud value outranks a Settings app edit seen now.
+    case cloudOverEdit = "cloud-over-edit"
+
+    /// Whether `mutation` is active in this process (always `false` without the build flag).
+    @inline(__always)
+    package static func isActive(_ mutation: ReplicaMutation) -> Bool {
+        #if APPSETTINGS_INJECTED_FAULTS
+            return active == mutation
+        #else
+            return false
+        #endif
+    }
+
+    /// The mutation this process runs with, or `nil` (always `nil` without the build flag).
+    package static var current: ReplicaMutation? {
+        #if APPSETTINGS_INJECTED_FAULTS
+            return active
+        #else
+            return nil
+        #endif
+    }
+
+    #if APPSETTINGS_INJECTED_FAULTS
+        private static let active = ProcessInfo.processInfo.environment["APPSETTINGS_REPLICA_MUTATION"]
+            .flatMap(ReplicaMutation.init(rawValue:))
+    #endif
+}

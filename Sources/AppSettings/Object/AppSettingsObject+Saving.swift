@@ -53,27 +53,28 @@ extension AppSettingsObject {
             try parent.removeFromUserDefaults()
             return
         }
-        try HeldLocks.call("removeFromUserDefaults()") { [self] in try removeStoredSet() }
-    }
-
-    private func removeStoredSet() throws {
-        try ledger.checkStorable()
-        // Found before the removal, by what they share with this object's store now.
-        let others: [AppSettingsObject]
-        if let stored = binding.store.storedData() {
-            others = StoreRegistry.objects(sharingStoreWith: self, holding: stored)
-        } else {
-            others = []
-        }
-        let replicas = ledger.replicas()
-        try binding.store.remove(alsoRemoving: replicas.flatMap(\.entryKeys))
-        ledger.replaceValues(as: .storedState) { $0.resetToDeveloperDefaults() }
-        for other in others { other.ledger.storedSettingsDidChange() }
-        for replica in replicas { replica.setWasRemoved() }
+        try HeldLocks.call("removeFromUserDefaults()") { [self] in try ledger.removeStoredSet() }
     }
 }
 
 extension SettingsLedger {
+    /// Removes the stored set and the replicas' entries; developer defaults in memory.
+    func removeStoredSet() throws {
+        try checkStorable()
+        // Found before the removal, by what they share with this object's store now.
+        let others: [AppSettingsObject]
+        if let stored = store.storedData() {
+            others = StoreRegistry.objects(sharingStoreWith: object, holding: stored)
+        } else {
+            others = []
+        }
+        let replicas = replicas()
+        try store.remove(alsoRemoving: replicas.flatMap(\.entryKeys))
+        replaceValues(as: .storedState) { $0.resetToDeveloperDefaults() }
+        for other in others { other.ledger.storedSettingsDidChange() }
+        for replica in replicas { replica.setWasRemoved() }
+    }
+
     /// The values and the stored base of this moment (nested objects' too), taken under the lock.
     func takeSnapshot() -> Snapshot {
         var snapshot = _state.withLock { state in

@@ -185,6 +185,15 @@ extension SettingsLedger {
 
     /// Reads `data` into this object (`fill(fromStored:)`) and `stored`; returns what could not be used.
     private func decode(_ data: Data, into stored: inout StoredBase) -> AppSettingsError? {
+        // A live object of this class that loaded or saved these very bytes (each write has its
+        // own `$writeID`) read them already: its value trees are what the archive holds. An app's
+        // `shared` and an object made beside it decode the archive once.
+        if let known = StoreRegistry.storedBase(for: object, holding: data) {
+            (stored.schemaVersion, stored.records, stored.values) = (known.schemaVersion, known.records, known.values)
+            var problems = LoadProblems()
+            stored.unknownValues = fill(fromStored: known.values) { problems.append($0) }
+            return problems.error(key: userDefaultsKey)
+        }
         let settings = codec.readStoredSettings(data)
         stored.schemaVersion = settings.schemaVersion
         stored.records = settings.records

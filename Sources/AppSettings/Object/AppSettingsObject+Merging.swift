@@ -38,27 +38,30 @@ extension SettingsLedger {
         var adopted: [(object: AppSettingsObject, indices: [Int])]
     }
 
-    /// Decides what to write, from `snapshot` and what is stored now (read under the domain's lock).
+    /// Decides what to write, from `snapshot` and what is stored now (read under the domain's lock);
+    /// the archive carries `generation` (the store's, see ``SettingsStore/write(_:)``).
     func merged(
-        _ snapshot: Snapshot, cloud: CloudSnapshot, with stored: PreferencesValue?
+        _ snapshot: Snapshot, cloud: CloudSnapshot, with stored: PreferencesValue?, generation: Int64
     ) throws -> SettingsStore.Write<WriteDecision> {
         switch stored {
         case nil:
             // Nothing stored (never written, or removed): this object's set as it is.
-            return try written(snapshot, cloud: cloud, backup: nil)
+            return try written(snapshot, cloud: cloud, backup: nil, generation: generation)
         case .data(let bytes) where bytes == snapshot.stored.data:
             // Nobody else wrote since the last load or save: nothing to merge.
-            return try written(snapshot, cloud: cloud, backup: snapshot.stored.unreadable)
+            return try written(snapshot, cloud: cloud, backup: snapshot.stored.unreadable, generation: generation)
         case .other:
             // Not a settings set: kept under a backup key, never merged into.
-            return try written(snapshot, cloud: cloud, backup: stored)
+            return try written(snapshot, cloud: cloud, backup: stored, generation: generation)
         case .data(let bytes):
             let storedSettings = codec.readStoredSettings(bytes)
             guard let entries = storedSettings.entries, storedSettings.error == nil else {
                 // Unreadable: kept under a backup key and replaced, as after a failed load.
-                return try written(snapshot, cloud: cloud, backup: stored)
+                return try written(snapshot, cloud: cloud, backup: stored, generation: generation)
             }
-            return try merged(snapshot, cloud: cloud, with: entries, storedSettings: storedSettings, bytes: bytes)
+            return try merged(
+                snapshot, cloud: cloud, with: entries, storedSettings: storedSettings, bytes: bytes,
+                generation: generation)
         }
     }
 
@@ -67,7 +70,8 @@ extension SettingsLedger {
         cloud: CloudSnapshot,
         with entries: [String: StoredValue],
         storedSettings: SettingsCodec.StoredSettings,
-        bytes: Data
+        bytes: Data,
+        generation: Int64
     ) throws -> SettingsStore.Write<WriteDecision> {
         var fromStore: [String: StoredValue] = [:]
         var changedOnBothSides: [String] = []
@@ -99,6 +103,7 @@ extension SettingsLedger {
             source,
             cloud: cloud,
             backup: problems.error(key: userDefaultsKey) == nil ? nil : .data(bytes),
+            generation: generation,
             mergingCloudRecord: .some(CloudRecord.decoded(storedSettings.syncRecord))
         )
         result.decision.merged = mergedObject
@@ -113,6 +118,7 @@ extension SettingsLedger {
         _ snapshot: Snapshot,
         cloud: CloudSnapshot,
         backup: PreferencesValue?,
+        generation: Int64,
         mergingCloudRecord storedCloudRecord: CloudRecord?? = nil
     ) throws -> SettingsStore.Write<WriteDecision> {
         let settings = try codec.encodedSettings(snapshot)
@@ -121,7 +127,8 @@ extension SettingsLedger {
         let writeID = Int64.random(in: 1...Int64.max)
         let schemaVersion = snapshot.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion)
         let data = codec.archive(
-            settings, schemaVersion: schemaVersion, writeID: writeID, syncRecord: cloudRecord?.archived)
+            settings, schemaVersion: schemaVersion, writeID: writeID, generation: generation,
+            syncRecord: cloudRecord?.archived)
         var decision = WriteDecision(
             stored: StoredBase(
                 data: data,

@@ -93,8 +93,8 @@ extension SettingsLedger {
             // Changed since the check above? Another thread may have synchronized meanwhile.
             guard forcing || snapshot.changes.hasUnsavedChanges else { return nil }
             // Under the domain's lock: what is stored now, merged with this object's changes.
-            let (backupKey, decision) = try store.write { stored in
-                try settingsApp.showingValues(merged(snapshot, cloud: cloud, with: stored))
+            let (backupKey, decision) = try store.write { stored, generation in
+                try settingsApp.showingValues(merged(snapshot, cloud: cloud, with: stored, generation: generation))
             }
             markSaved(snapshot)
             settingsApp.didSave()

@@ -92,6 +92,6 @@ package struct TestingHooks: ObjectPart {
     /// the domain lock, UserDefaults, and on Linux the recovery copy), without merging. For the
     /// benchmark's breakdown of a save.
     package func writeStoredBytes(_ data: Data) throws {
-        _ = try store.write { _ in SettingsStore.Write(data: data, writeID: 0, backup: nil, decision: ()) }
+        _ = try store.write { _, _ in SettingsStore.Write(data: data, writeID: 0, backup: nil, decision: ()) }
     }
 }

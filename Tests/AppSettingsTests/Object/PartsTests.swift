@@ -30,7 +30,7 @@ struct PartsTests {
         #expect(snapshot.changes.hasUnsavedChanges)
 
         // Nothing stored: the snapshot as it is, with no merged copy.
-        let alone = try settings.ledger.merged(snapshot, cloud: CloudSnapshot(), with: nil)
+        let alone = try settings.ledger.merged(snapshot, cloud: CloudSnapshot(), with: nil, generation: 1)
         let encoded = try SettingsCodec(object: settings).encodedSettings(snapshot)
         #expect(alone.decision.settings == encoded)
         #expect(alone.decision.merged == nil && alone.backup == nil)
@@ -39,14 +39,16 @@ struct PartsTests {
         let other = MySettings(userDefaults: suite.another())
         other.soundLevel = 0.25
         let otherBytes = try TestingHooks(object: other).archivedBytes()
-        let merged = try settings.ledger.merged(snapshot, cloud: CloudSnapshot(), with: .data(otherBytes))
+        let merged = try settings.ledger.merged(
+            snapshot, cloud: CloudSnapshot(), with: .data(otherBytes), generation: 1)
         let otherEncoded = try SettingsCodec(object: other).encodedSettings(other.ledger.takeSnapshot())
         #expect(merged.decision.settings["soundLevel"] == otherEncoded["soundLevel"])
         #expect(merged.decision.settings["theme"] == encoded["theme"])
         #expect(merged.decision.merged != nil)
 
         // Not a settings set: replaced, and kept under a backup key.
-        let replaced = try settings.ledger.merged(snapshot, cloud: CloudSnapshot(), with: .other(7, typeName: "Int"))
+        let replaced = try settings.ledger.merged(
+            snapshot, cloud: CloudSnapshot(), with: .other(7, typeName: "Int"), generation: 1)
         #expect(replaced.backup != nil && replaced.decision.settings == encoded)
 
         // Deciding wrote nothing: the store holds no set, the object is still unsaved.
@@ -141,7 +143,8 @@ struct PartsTests {
         #expect(shown.map(\.key) == [settings.binding.key.settingsAppKey(of: "volume")])
 
         // A write carries each shown setting's value under its key.
-        let write = try settings.ledger.merged(settings.ledger.takeSnapshot(), cloud: CloudSnapshot(), with: nil)
+        let write = try settings.ledger.merged(
+            settings.ledger.takeSnapshot(), cloud: CloudSnapshot(), with: nil, generation: 1)
         let showing = settings.settingsApp.showingValues(write)
         #expect(showing.shownValues.count == 1)
         #expect("\(showing.shownValues[shown[0].key] ?? "none")" == "5")

@@ -63,7 +63,7 @@ extension StoredSets {
         let store = SettingsStore(userDefaults: userDefaults, key: key)
         let written: Data
         do {
-            (_, written) = try store.write { stored in
+            (_, written) = try store.write { stored, generation in
                 let set = try readable(stored, key: key)
                 var entries = set.values
                 // The set's own schema (stored by its app since AppSettings described settings)
@@ -78,7 +78,7 @@ extension StoredSets {
                 if let schema { try check(entries, changedFrom: set.values, against: schema, key: key) }
                 let (data, writeID) = SettingsCodec.archive(
                     set, replacingValuesWith: entries,
-                    schema: schema?.text(forNames: entries.keys.sorted(), values: entries))
+                    schema: schema?.text(forNames: entries.keys.sorted(), values: entries), generation: generation)
                 // The store checks the size of the domain it goes into.
                 var write = SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
                 // The keys the Settings app shows hold the values written, as an app's save leaves them.

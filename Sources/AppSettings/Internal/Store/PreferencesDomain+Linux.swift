@@ -197,8 +197,8 @@
         /// opened (no permission, a directory in its place) may hold the set: that is
         /// ``AppSettingsError/storeUnavailable(key:reason:)``, so that no write replaces it; a copy
         /// refused for what it is (a link, a FIFO, over the limit) or damaged is `readFailed`.
+        /// Called under ``withLock(exclusive:key:_:)``, which checked the key and the directories.
         func readRecoveryCopy(forKey key: String) throws -> Data? {
-            try location.checkKnown(key: key, writing: false)
             let path = location.recoveryCopyPath(forKey: key)
             do {
                 return try RecoveryCopyFormat.archive(inFileAtPath: path)

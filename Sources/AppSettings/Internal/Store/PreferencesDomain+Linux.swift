@@ -294,10 +294,15 @@
             return try FileLock.withLock(at: location.lockFilePath, exclusive: exclusive, key: key) {
                 // CoreFoundation opens the domain's file blocking and follows links: what is not a
                 // regular file there is refused before it is touched.
-                if let refusal = GuardedFile.refusalOfNonRegularFile(at: location.domainFilePath) {
+                let path = location.domainFilePath
+                if let refusal = GuardedFile.refusalOfNonRegularFile(at: path) {
                     throw exclusive
                         ? AppSettingsError.storeFailed(key: key, reason: refusal + "; nothing was written")
                         : AppSettingsError.readFailed(key: key, reason: refusal)
+                }
+                // A file its owner made read-only is left as it is, as corelibs' write would leave it.
+                if exclusive, let refusal = DomainFile.refusalOfReadOnlyFile(at: path) {
+                    throw AppSettingsError.storeFailed(key: key, reason: refusal + "; nothing was written")
                 }
                 return try body()
             }

@@ -35,7 +35,7 @@ package struct TestingHooks: ObjectPart {
         return codec.archive(
             try codec.encodedSettings(snapshot),
             schemaVersion: snapshot.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion),
-            syncRecord: snapshot.stored.syncRecord, includingSchema: false)
+            records: snapshot.stored.records, includingSchema: false)
     }
 
     /// What the store holds under this object's key, read as a load reads it. For the
@@ -92,6 +92,6 @@ package struct TestingHooks: ObjectPart {
     /// the domain lock, UserDefaults, and on Linux the recovery copy), without merging. For the
     /// benchmark's breakdown of a save.
     package func writeStoredBytes(_ data: Data) throws {
-        _ = try store.write { _, _ in SettingsStore.Write(data: data, writeID: 0, backup: nil, decision: ()) }
+        _ = try store.write { _ in SettingsStore.Write(data: data, writeID: 0, backup: nil, decision: ()) }
     }
 }

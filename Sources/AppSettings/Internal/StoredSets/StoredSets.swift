@@ -3,7 +3,7 @@ import Foundation
 /// What the inspector and the editor (the `AppSettingsStoredSets` module, which the `appsettings`
 /// tool uses) take from the library: `package` access, so an app that imports `AppSettings` sees
 /// none of it. They read and write sets through the codec (`SettingsCodec.readStoredSet`,
-/// `SettingsCodec.archive(_:replacingValuesWith:schema:)`), a file through
+/// `SettingsCodec.archive(_:replacingValuesWith:records:schema:generation:)`), a file through
 /// `StoredSets.FileContents`, and edit through `StoredSets.edit` (the store, under its lock).
 package enum StoredSets {
     /// What every settings key begins with.
@@ -26,6 +26,20 @@ package enum StoredSets {
     ) throws(AppSettingsError) -> (schemaVersion: Int?, entries: [String: StoredValue]) {
         let document = try JSONForm.document(from: data, key: key)
         return (document.schemaVersion, document.entries)
+    }
+
+    /// A document's entries and `$schemaVersion` as JSON values, read as an import reads them;
+    /// numbers as `JSONSerialization` gives them (an integer, or the `Double` nearest it).
+    package static func jsonObject(ofDocument data: Data) throws(AppSettingsError) -> [String: Any] {
+        let document = try JSONForm.document(from: data, key: "")
+        var object = document.entries.mapValues { JSONForm.jsonValue($0.withNumberTextRead) }
+        if let version = document.schemaVersion { object[JSONForm.schemaVersionKey] = version }
+        return object
+    }
+
+    /// The settings whose declaration has a `validate:` rule, by the schema `set` carries.
+    package static func settingsCheckedByApp(of set: SettingsCodec.StoredSet) -> [String] {
+        set.storedSchema?.properties.values.filter(\.isCheckedByApp).map(\.name).sorted() ?? []
     }
 
     /// The value JSON text holds (read exactly, as documents are: `JSONReader`); `nil` when the

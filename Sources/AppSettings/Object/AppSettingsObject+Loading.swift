@@ -21,6 +21,10 @@ extension AppSettingsObject {
             try parent.resetToUserDefaults()
             return
         }
+        try HeldLocks.call("resetToUserDefaults()") { [self] in try revertToStoredSet() }
+    }
+
+    private func revertToStoredSet() throws {
         let error = ledger.replaceValues(as: .storedState) { scratch in
             scratch.resetToDeveloperDefaults()
             defer { for replica in scratch.ledger.replicas() { replica.loaded() } }

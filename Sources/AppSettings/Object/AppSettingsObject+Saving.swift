@@ -24,7 +24,11 @@ extension AppSettingsObject {
     /// What is stored but cannot be read (nor merged) is first kept under
     /// `"<userDefaultsKey>.unreadable-<milliseconds>"`, then replaced by this object's set.
     ///
-    /// Calling it on a nested settings object synchronizes the object it is nested in.
+    /// Calling it on a nested settings object synchronizes the object it is nested in. Called
+    /// inside the library's own write (on Apple platforms an observer of
+    /// `UserDefaults.didChangeNotification` registered with `queue: nil` runs there, on the
+    /// writing thread), it is made once that write released its locks, before the call that wrote
+    /// returns; the same holds for ``resetToUserDefaults()`` and ``removeFromUserDefaults()``.
     ///
     /// - Throws: ``AppSettingsError`` when the key postfix is empty, a value cannot be encoded or
     ///   the set exceeds the platform's limit (its domain, every key counted, may hold 4 MiB less
@@ -36,7 +40,9 @@ extension AppSettingsObject {
     ///   already, but without its recovery copy on Linux). In every case the object keeps its
     ///   unsaved changes, so the next synchronization tries again.
     public final func synchronizeToUserDefaults() throws {
-        try ledger.reconcile(.unsavedChanges, replicas: ledger.replicas())
+        try HeldLocks.call("synchronizeToUserDefaults()") { [self] in
+            try ledger.reconcile(.unsavedChanges, replicas: ledger.replicas())
+        }
     }
 
     /// Deletes the stored set and resets every setting to its developer default.
@@ -47,6 +53,10 @@ extension AppSettingsObject {
             try parent.removeFromUserDefaults()
             return
         }
+        try HeldLocks.call("removeFromUserDefaults()") { [self] in try removeStoredSet() }
+    }
+
+    private func removeStoredSet() throws {
         try ledger.checkStorable()
         // Found before the removal, by what they share with this object's store now.
         let others: [AppSettingsObject]

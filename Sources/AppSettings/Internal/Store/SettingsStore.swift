@@ -275,22 +275,24 @@ struct SettingsStore: @unchecked Sendable {
     /// Under the domain's exclusive lock, so that no other process writes in between: re-reads
     /// what is stored from disk (the newer set, as ``read(refresh:)`` finds it), lets `decide` make
     /// the bytes to write from it (``LockedRead``, with the `generation` they carry), then writes
-    /// them and flushes. When a backup is asked for,
-    /// it is first kept under ``SettingsKey/backupKey(at:)``; that key is returned.
+    /// them and flushes. When a backup is asked for, it is first kept under
+    /// ``SettingsKey/backupKey(at:)``; that key is returned.
     func write<Decision>(
         _ decide: (LockedRead) throws -> Write<Decision>
     ) throws -> (backupKey: String?, decision: Decision) {
-        try domain.withLock(exclusive: true, key: key) {
-            let found = try readHoldingLock(refresh: true)
-            if case .userDefaultsUndecided(let reason)? = found?.source { Log.notice("\(key): \(reason)") }
-            let write = try decide(
-                LockedRead(stored: found?.object, generation: Self.generation(after: found), store: self))
-            guard let data = write.data else {
-                for action in write.beforeWriting { action() }
-                return (nil, write.decision)
+        try HeldLocks.holding {
+            try domain.withLock(exclusive: true, key: key) {
+                let found = try readHoldingLock(refresh: true)
+                if case .userDefaultsUndecided(let reason)? = found?.source { Log.notice("\(key): \(reason)") }
+                let write = try decide(
+                    LockedRead(stored: found?.object, generation: Self.generation(after: found), store: self))
+                guard let data = write.data else {
+                    for action in write.beforeWriting { action() }
+                    return (nil, write.decision)
+                }
+                let backupKey = try writeHoldingLock(data, writeID: write.writeID, as: write)
+                return (backupKey, write.decision)
             }
-            let backupKey = try writeHoldingLock(data, writeID: write.writeID, as: write)
-            return (backupKey, write.decision)
         }
     }
 
@@ -366,7 +368,9 @@ struct SettingsStore: @unchecked Sendable {
 
     /// Removes the key (and its recovery copy) and `otherKeys` (the replicas' entries), and flushes.
     func remove(alsoRemoving otherKeys: [String] = []) throws {
-        try domain.withLock(exclusive: true, key: key) { try removeHoldingLock(alsoRemoving: otherKeys) }
+        try HeldLocks.holding {
+            try domain.withLock(exclusive: true, key: key) { try removeHoldingLock(alsoRemoving: otherKeys) }
+        }
     }
 
     /// Takes the set away whether or not it can be read, keeping its bytes as a save keeps an
@@ -377,22 +381,25 @@ struct SettingsStore: @unchecked Sendable {
     ///   (nor in its recovery copy); ``AppSettingsError/storeFailed(key:reason:)`` when the domain
     ///   cannot be written.
     func removeKeepingBackup(alsoRemoving otherKeys: (PreferencesValue) -> [String] = { _ in [] }) throws -> String {
-        try domain.withLock(exclusive: true, key: key) { () throws -> String in
-            domain.refresh()
-            let backupKey = SettingsKey(storedKey: key).backupKey()
-            let removed: PreferencesValue
-            if let object = domain.storedObject(forKey: key) {
-                removed =
-                    (object as? Data).map(PreferencesValue.data) ?? .other(object, typeName: foundTypeName(of: object))
-                domain.setObject(object, forKey: backupKey)
-            } else if let bytes = try recoveryCopies?.readRecoveryCopy(forKey: key) {
-                removed = .data(bytes)
-                domain.setData(bytes, forKey: backupKey)
-            } else {
-                throw AppSettingsError.readFailed(key: key, reason: "nothing is stored under it")
+        try HeldLocks.holding {
+            try domain.withLock(exclusive: true, key: key) { () throws -> String in
+                domain.refresh()
+                let backupKey = SettingsKey(storedKey: key).backupKey()
+                let removed: PreferencesValue
+                if let object = domain.storedObject(forKey: key) {
+                    removed =
+                        (object as? Data).map(PreferencesValue.data)
+                        ?? .other(object, typeName: foundTypeName(of: object))
+                    domain.setObject(object, forKey: backupKey)
+                } else if let bytes = try recoveryCopies?.readRecoveryCopy(forKey: key) {
+                    removed = .data(bytes)
+                    domain.setData(bytes, forKey: backupKey)
+                } else {
+                    throw AppSettingsError.readFailed(key: key, reason: "nothing is stored under it")
+                }
+                try removeHoldingLock(alsoRemoving: otherKeys(removed))
+                return backupKey
             }
-            try removeHoldingLock(alsoRemoving: otherKeys(removed))
-            return backupKey
         }
     }
 

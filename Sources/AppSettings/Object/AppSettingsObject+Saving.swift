@@ -88,7 +88,7 @@ extension SettingsLedger {
             }
             // The record is decoded outside the object's lock, and only when the set has one.
             let cloud = CloudSnapshot(
-                record: CloudRecord.decoded(taken.record), sync: taken.link.sync,
+                record: CloudRecord.decoded(taken.record), sync: taken.link.sync, stopped: taken.link.stopped,
                 changed: taken.link.changesCameFromCloud ? [] : taken.changed)
             // Changed since the check above? Another thread may have synchronized meanwhile.
             guard forcing || snapshot.changes.hasUnsavedChanges else { return nil }

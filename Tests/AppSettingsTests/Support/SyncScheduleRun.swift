@@ -41,6 +41,9 @@ final class ScheduleRun {
         var linked = false
         /// The last account its link saw the store signed into.
         var linkAccount: Int?
+        /// Settings whose versions its set forgot (removed) and has not stamped or synced since: an
+        /// object with no link changes them as a new device would, having seen nothing.
+        var forgotten: Set<Int> = []
         var knowledgeAccount: Int?
         var knowledge: [Int: Set<Int>] = [:]
         var unsaved: [Int: Int] = [:]
@@ -122,13 +125,14 @@ final class ScheduleRun {
         device.unsaved[setting] = id
     }
 
-    private func saved(_ device: Device) {
-        // Its set meets the account its store is signed into (stopped: the last one it saw), and
-        // what it saved unbound goes there.
+    private func saved(_ device: Device, wrote: Bool) {
+        // A set written meets the account its store is signed into (stopped: the last one it
+        // saw), and what it saved unbound goes there.
         let signedIn = account(of: device) ?? (device.syncing ? nil : device.linkAccount)
-        if device.linked, let signedIn { bind(device, to: signedIn) }
-        for (_, id) in device.unsaved {
+        if wrote, device.linked, let signedIn { bind(device, to: signedIn) }
+        for (setting, id) in device.unsaved {
             writes[id]?.saved = true
+            if !device.linked && device.forgotten.remove(setting) != nil { writes[id]?.knowledge = [] }
             writes[id]?.origin = device.setAccount
             if device.setAccount == nil { device.unbound.append(id) }
         }
@@ -141,6 +145,7 @@ final class ScheduleRun {
         device.syncing = true
         device.linked = true
         device.linkAccount = account(of: device)
+        device.forgotten = []
     }
 
     /// The set of `device` meets `account`: what it saved before it met any account belongs to
@@ -195,6 +200,7 @@ final class ScheduleRun {
             // The set and its record go: what it saves next belongs to the next account it meets
             // (at once, syncing signed in: the removal takes the cloud's values back).
             device.setAccount = nil
+            device.forgotten = Set(0..<5)
             // The device's copy goes, its changes not yet uploaded with it (those already in its
             // store's local copy may still travel).
             for (id, write) in writes where write.device == index { writes[id]?.abandoned = true }
@@ -249,7 +255,8 @@ final class ScheduleRun {
     }
 
     func save(_ device: Device) {
+        let writes = device.settings.hasUnsavedChanges
         perform { try device.settings.synchronizeToUserDefaults() }
-        saved(device)
+        saved(device, wrote: writes)
     }
 }

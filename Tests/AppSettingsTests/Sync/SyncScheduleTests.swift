@@ -94,9 +94,7 @@ struct SyncScheduleTests {
     static var countsOnly: Bool { ProcessInfo.processInfo.environment["APPSETTINGS_SYNC_COUNT"] == "1" }
 
     /// Seeds that still break an invariant, with why (issue 46 stays open for them).
-    static let knownFailures: [UInt64: String] = [
-        98: "a change saved while stopped and signed into another account is sent to the account of the stop"
-    ]
+    static let knownFailures: [UInt64: String] = [:]
 
     /// The invariant each deliberate bug breaks.
     static func invariant(brokenBy mutation: CloudSyncMutation) -> String {

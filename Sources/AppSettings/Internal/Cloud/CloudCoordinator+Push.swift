@@ -22,7 +22,8 @@ extension CloudCoordinator {
         let settings = syncedSettings(values: values)
         guard !settings.isEmpty else { return CloudPushPlan() }
         var push = CloudPush(record: record)
-        push.stampChanges(cloud.changed, of: settings, sync: cloud.sync)
+        if let account = cloud.stopped?.accountOfSaves { push.takeAccount(account, of: settings) }
+        push.stampChanges(cloud.changed, of: settings, sync: cloud.sync ?? cloud.stopped)
         if let sync = cloud.sync, push.acceptsAccount(of: sync) {
             push.collectNewerValues(of: settings, sync: sync)
             push.keepValuesWithinLimits(of: settings, sync: sync)

@@ -11,7 +11,7 @@ struct CloudCoordinator: ObjectPart {
 
     /// The object is going away: its link to the store stops.
     func stopAtRelease() {
-        attachedSync?.stop()
+        detach()
     }
 
     /// The link to the store the object syncs through, while it does.
@@ -24,17 +24,28 @@ struct CloudCoordinator: ObjectPart {
         state.cloud
     }
 
-    /// The object syncs through `sync` from now on.
+    /// The object syncs through `sync` from now on; the link it synced through before ends.
     func attach(_ sync: CloudSync) {
+        detach()
         _state.withLock { $0.cloud.sync = sync }
     }
 
-    /// The object no longer syncs; returns the link it synced through, to be stopped.
-    func detach() -> CloudSync? {
-        _state.withLock { state in
-            defer { state.cloud.sync = nil }
+    /// The object no longer syncs: the link it synced through stops, still seeing the account.
+    func pause() {
+        let sync = _state.withLock { state in
+            defer { (state.cloud.sync, state.cloud.stopped) = (nil, state.cloud.sync ?? state.cloud.stopped) }
             return state.cloud.sync
         }
+        sync?.stop(keepingAccount: true)
+    }
+
+    /// The object's links to the store end.
+    private func detach() {
+        let links = _state.withLock { state in
+            defer { (state.cloud.sync, state.cloud.stopped) = (nil, nil) }
+            return [state.cloud.sync, state.cloud.stopped]
+        }
+        for link in links { link?.stop() }
     }
 
     /// Whether a check would find nothing to do: the store is signed out, or signed into the

@@ -104,6 +104,8 @@ struct SyncScheduleTests {
         case .accountIgnored: "[account]"
         case .refusedOutranks: "[agree]"
         case .writesInInitialSyncNotice: "[documented]"
+        case .stoppedSavesIgnoreAccount: "[carried]"
+        case .oldVersionsKept: "[origin]"
         }
     }
 

@@ -20,10 +20,12 @@ struct CloudPush {
     /// account becomes this one's, every synced setting not changed now marked as another account's
     /// (``CloudRecord/foreign``); a record of none takes it.
     mutating func takeAccount(_ account: String, of settings: [SyncedSetting]) {
+        guard !CloudSyncMutation.isActive(.stoppedSavesIgnoreAccount) else { return }
         var current = record ?? CloudRecord()
         switch current.account {
         case account?: return
         case nil: current.account = account
+        case _? where CloudSyncMutation.isActive(.oldVersionsKept): current.account = account
         case _?: current = CloudRecord(account: account, foreign: Set(settings.map(\.name)))
         }
         record = current

@@ -1,4 +1,5 @@
 import AppSettingsTesting
+import Dispatch
 import Foundation
 import Testing
 
@@ -115,13 +116,21 @@ struct SyncScheduleTests {
     func mutationIsCaught() throws {
         let mutation = try #require(CloudSyncMutation.current)
         let invariant = Self.invariant(brokenBy: mutation)
-        for seed in UInt64(1)...600 {
-            for strict in [false, true] {
-                let violations = ScheduleRun(Schedule(seed: seed, strict: strict)).run()
-                if let caught = violations.first(where: { $0.hasPrefix(invariant) }) {
-                    print("mutation \(mutation.rawValue): caught by seed \(seed)\(strict ? ", strict" : ""): \(caught)")
-                    return
+        // One mode after the other, the seeds spread over the cores, until one catches it.
+        let caught = Protected<String?>(nil)
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        for strict in [false, true] {
+            DispatchQueue.concurrentPerform(iterations: cores) { core in
+                for seed in stride(from: UInt64(core + 1), through: 600, by: cores) {
+                    guard caught.withLock({ $0 == nil }) else { return }
+                    let violations = ScheduleRun(Schedule(seed: seed, strict: strict)).run()
+                    guard let found = violations.first(where: { $0.hasPrefix(invariant) }) else { continue }
+                    caught.withLock { $0 = $0 ?? "seed \(seed)\(strict ? ", strict" : ""): \(found)" }
                 }
+            }
+            if let found = caught.withLock({ $0 }) {
+                print("mutation \(mutation.rawValue): caught by \(found)")
+                return
             }
         }
         Issue.record("mutation \(mutation.rawValue) was not caught by \(invariant) in 600 seeds of each mode")

@@ -149,24 +149,10 @@ struct CloudPushPlan {
     var failures: [AppSettingsError] = []
 }
 
-/// The cloud state a snapshot carries into a synchronization.
-struct CloudSnapshot {
-    var record: CloudRecord?
-    /// The store to send to, when the object syncs.
-    var sync: CloudSync?
-    /// The link `stopSyncing()` stopped: the account what is saved belongs to.
-    var stopped: CloudSync?
-    /// Synced settings changed since the last load or save (none when the changes came from the cloud).
-    var changed: Set<String> = []
-}
-
 /// An object's link to the cloud store it syncs with.
 struct CloudLink {
     /// The cloud store this object syncs with, while it does.
     var sync: CloudSync?
     /// The link `stopSyncing()` stopped, until syncing starts again: it still sees the account.
     var stopped: CloudSync?
-    /// Set on the scratch copy a pull stores through: its changes came from the cloud, so they
-    /// are not changes to send.
-    var changesCameFromCloud = false
 }

@@ -297,10 +297,7 @@ struct SettingsOverrides: ObjectPart {
     }
 
     private static func overrideProblem(_ error: any Error) -> String {
-        if let mismatch = error as? StoredValueMismatch {
-            return "expected \(mismatch.expected), found \(mismatch.found)"
-        }
-        return "\(error)"
+        "\(error)"
     }
 }
 
@@ -318,6 +315,7 @@ extension StoredValue {
     /// A managed value as text, for ``IgnoredOverride/value``.
     var overrideDescription: String {
         if case .string(let text) = self { return text }
+        if case .numberText(let text) = self { return text }
         return String(describing: propertyListValue ?? "nil")
     }
 }

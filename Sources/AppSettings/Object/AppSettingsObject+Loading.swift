@@ -21,18 +21,23 @@ extension AppSettingsObject {
             try parent.resetToUserDefaults()
             return
         }
-        let error = ledger.replaceValues(as: .storedState) { scratch in
-            scratch.resetToDeveloperDefaults()
-            defer { for replica in scratch.ledger.replicas() { replica.loaded() } }
-            return scratch.ledger.loadStoredState(refresh: true)
-        }
-        // Managed configuration is read again too (on Linux nothing else tells when it changed).
-        overrides.refreshManagedConfiguration()
-        if let error { throw error }
+        try HeldLocks.call("resetToUserDefaults()") { [self] in try ledger.revertToStoredSet() }
     }
 }
 
 extension SettingsLedger {
+    /// Reloads what is stored into a scratch copy and takes it in one step; managed configuration
+    /// is read again too (on Linux nothing else tells when it changed).
+    func revertToStoredSet() throws {
+        let error = replaceValues(as: .storedState) { scratch in
+            scratch.resetToDeveloperDefaults()
+            defer { for replica in scratch.ledger.replicas() { replica.loaded() } }
+            return scratch.ledger.loadStoredState(refresh: true)
+        }
+        overrides.refreshManagedConfiguration()
+        if let error { throw error }
+    }
+
     /// Throws the reason this object's class or key cannot be stored at all.
     func checkStorable() throws {
         if let error = object.binding.layout.error { throw error }

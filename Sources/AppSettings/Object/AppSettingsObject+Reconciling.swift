@@ -50,22 +50,24 @@ extension SettingsLedger {
         try checkStorable()
         for replica in replicas { try replica.prepare(writing) }
         // One reconciliation of an object at a time, so the last snapshot taken is the last written.
-        let finished: FinishedSave? = try object._synchronization.withLock { _ in
-            var snapshot = takeSnapshot()
-            // Changed since the check above? Another thread may have synchronized meanwhile.
-            guard writing == .storedState || snapshot.changes.hasUnsavedChanges || needsWriting else { return nil }
-            // Under the domain's lock: what is stored now, reconciled with this object and its replicas.
-            let (backupKey, decision) = try store.write { domain in
-                var reconciliation = Reconciliation(
-                    writing, snapshot: snapshot, stored: domain.stored, read: codec.readStoredSettings)
-                for replica in replicas { try replica.read(&reconciliation, from: domain) }
-                return try decideWrite(reconciliation, replicas: replicas)
+        let finished: FinishedSave? = try HeldLocks.holding {
+            try object._synchronization.withLock { _ in
+                var snapshot = takeSnapshot()
+                // Changed since the check above? Another thread may have synchronized meanwhile.
+                guard writing == .storedState || snapshot.changes.hasUnsavedChanges || needsWriting else { return nil }
+                // Under the domain's lock: what is stored now, reconciled with this object and its replicas.
+                let (backupKey, decision) = try store.write { domain in
+                    var reconciliation = Reconciliation(
+                        writing, snapshot: snapshot, stored: domain.stored, read: codec.readStoredSettings)
+                    for replica in replicas { try replica.read(&reconciliation, from: domain) }
+                    return try decideWrite(reconciliation, replicas: replicas)
+                }
+                guard decision.wrote else { return FinishedSave(decision: decision, backupKey: nil, adopted: []) }
+                // A pull leaves every unsaved change as it is: only what was not changed is taken.
+                if writing == .unsavedChanges { markSaved(snapshot) } else { snapshot.excludeChangesSinceLastLoad() }
+                return FinishedSave(
+                    decision: decision, backupKey: backupKey, adopted: takeWritten(decision, over: snapshot))
             }
-            guard decision.wrote else { return FinishedSave(decision: decision, backupKey: nil, adopted: []) }
-            // A pull leaves every unsaved change as it is: only what was not changed is taken.
-            if writing == .unsavedChanges { markSaved(snapshot) } else { snapshot.excludeChangesSinceLastLoad() }
-            return FinishedSave(
-                decision: decision, backupKey: backupKey, adopted: takeWritten(decision, over: snapshot))
         }
         guard let finished else { return nil }
         if finished.decision.wrote {

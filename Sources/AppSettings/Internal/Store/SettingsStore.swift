@@ -196,14 +196,16 @@ struct SettingsStore: @unchecked Sendable {
     func write<Decision>(
         _ decide: (LockedRead) throws -> Write<Decision>
     ) throws -> (backupKey: String?, decision: Decision) {
-        try domain.withLock(exclusive: true, key: key) {
-            let write = try decide(LockedRead(stored: try readHoldingLock(refresh: true)?.object, store: self))
-            guard let data = write.data else {
-                for action in write.beforeWriting { action() }
-                return (nil, write.decision)
+        try HeldLocks.holding {
+            try domain.withLock(exclusive: true, key: key) {
+                let write = try decide(LockedRead(stored: try readHoldingLock(refresh: true)?.object, store: self))
+                guard let data = write.data else {
+                    for action in write.beforeWriting { action() }
+                    return (nil, write.decision)
+                }
+                let backupKey = try writeHoldingLock(data, writeID: write.writeID, as: write)
+                return (backupKey, write.decision)
             }
-            let backupKey = try writeHoldingLock(data, writeID: write.writeID, as: write)
-            return (backupKey, write.decision)
         }
     }
 
@@ -279,7 +281,9 @@ struct SettingsStore: @unchecked Sendable {
 
     /// Removes the key (and its recovery copy) and `otherKeys` (the replicas' entries), and flushes.
     func remove(alsoRemoving otherKeys: [String] = []) throws {
-        try domain.withLock(exclusive: true, key: key) { try removeHoldingLock(alsoRemoving: otherKeys) }
+        try HeldLocks.holding {
+            try domain.withLock(exclusive: true, key: key) { try removeHoldingLock(alsoRemoving: otherKeys) }
+        }
     }
 
     /// Takes the set away whether or not it can be read, keeping its bytes as a save keeps an
@@ -290,22 +294,25 @@ struct SettingsStore: @unchecked Sendable {
     ///   (nor in its recovery copy); ``AppSettingsError/storeFailed(key:reason:)`` when the domain
     ///   cannot be written.
     func removeKeepingBackup(alsoRemoving otherKeys: (PreferencesValue) -> [String] = { _ in [] }) throws -> String {
-        try domain.withLock(exclusive: true, key: key) { () throws -> String in
-            domain.refresh()
-            let backupKey = SettingsKey(storedKey: key).backupKey()
-            let removed: PreferencesValue
-            if let object = domain.storedObject(forKey: key) {
-                removed =
-                    (object as? Data).map(PreferencesValue.data) ?? .other(object, typeName: foundTypeName(of: object))
-                domain.setObject(object, forKey: backupKey)
-            } else if let bytes = try recoveryCopies?.readRecoveryCopy(forKey: key) {
-                removed = .data(bytes)
-                domain.setData(bytes, forKey: backupKey)
-            } else {
-                throw AppSettingsError.readFailed(key: key, reason: "nothing is stored under it")
+        try HeldLocks.holding {
+            try domain.withLock(exclusive: true, key: key) { () throws -> String in
+                domain.refresh()
+                let backupKey = SettingsKey(storedKey: key).backupKey()
+                let removed: PreferencesValue
+                if let object = domain.storedObject(forKey: key) {
+                    removed =
+                        (object as? Data).map(PreferencesValue.data)
+                        ?? .other(object, typeName: foundTypeName(of: object))
+                    domain.setObject(object, forKey: backupKey)
+                } else if let bytes = try recoveryCopies?.readRecoveryCopy(forKey: key) {
+                    removed = .data(bytes)
+                    domain.setData(bytes, forKey: backupKey)
+                } else {
+                    throw AppSettingsError.readFailed(key: key, reason: "nothing is stored under it")
+                }
+                try removeHoldingLock(alsoRemoving: otherKeys(removed))
+                return backupKey
             }
-            try removeHoldingLock(alsoRemoving: otherKeys(removed))
-            return backupKey
         }
     }
 

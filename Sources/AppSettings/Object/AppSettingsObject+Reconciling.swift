@@ -50,22 +50,24 @@ extension SettingsLedger {
         try checkStorable()
         for replica in replicas { try replica.prepare(writing) }
         // One reconciliation of an object at a time, so the last snapshot taken is the last written.
-        let finished: FinishedSave? = try object._synchronization.withLock { _ in
-            var snapshot = takeSnapshot()
-            // Changed since the check above? Another thread may have synchronized meanwhile.
-            guard writing == .storedState || snapshot.changes.hasUnsavedChanges || needsWriting else { return nil }
-            // Under the domain's lock: what is stored now, reconciled with this object and its replicas.
-            let (backupKey, decision) = try store.write { domain in
-                var reconciliation = Reconciliation(
-                    writing, snapshot: snapshot, stored: domain.stored, read: codec.readStoredSettings)
-                for replica in replicas { try replica.read(&reconciliation, from: domain) }
-                return try decideWrite(reconciliation, replicas: replicas)
+        let finished: FinishedSave? = try HeldLocks.holding {
+            try object._synchronization.withLock { _ in
+                var snapshot = takeSnapshot()
+                // Changed since the check above? Another thread may have synchronized meanwhile.
+                guard writing == .storedState || snapshot.changes.hasUnsavedChanges || needsWriting else { return nil }
+                // Under the domain's lock: what is stored now, reconciled with this object and its replicas.
+                let (backupKey, decision) = try store.write { domain in
+                    var reconciliation = Reconciliation(
+                        writing, snapshot: snapshot, stored: domain.stored, read: codec.readStoredSettings)
+                    for replica in replicas { try replica.read(&reconciliation, from: domain) }
+                    return try decideWrite(reconciliation, replicas: replicas, generation: domain.generation)
+                }
+                guard decision.wrote else { return FinishedSave(decision: decision, backupKey: nil, adopted: []) }
+                // A pull leaves every unsaved change as it is: only what was not changed is taken.
+                if writing == .unsavedChanges { markSaved(snapshot) } else { snapshot.excludeChangesSinceLastLoad() }
+                return FinishedSave(
+                    decision: decision, backupKey: backupKey, adopted: takeWritten(decision, over: snapshot))
             }
-            guard decision.wrote else { return FinishedSave(decision: decision, backupKey: nil, adopted: []) }
-            // A pull leaves every unsaved change as it is: only what was not changed is taken.
-            if writing == .unsavedChanges { markSaved(snapshot) } else { snapshot.excludeChangesSinceLastLoad() }
-            return FinishedSave(
-                decision: decision, backupKey: backupKey, adopted: takeWritten(decision, over: snapshot))
         }
         guard let finished else { return nil }
         if finished.decision.wrote {
@@ -82,9 +84,10 @@ extension SettingsLedger {
     }
 
     /// Decides what to write under the domain's lock: the rule, setting by setting, then the
-    /// archive and what each replica adds. Writes nothing itself.
+    /// archive (carrying `generation`, the store's: ``SettingsStore/LockedRead/generation``) and
+    /// what each replica adds. Writes nothing itself.
     func decideWrite(
-        _ reconciliation: Reconciliation, replicas: [any SettingsReplica]
+        _ reconciliation: Reconciliation, replicas: [any SettingsReplica], generation: Int64
     ) throws -> SettingsStore.Write<WriteDecision> {
         let snapshot = reconciliation.snapshot
         var problems = reconciliation.storedSettings?.problems ?? LoadProblems()
@@ -159,7 +162,9 @@ extension SettingsLedger {
         for replica in replicas { replica.write(decided, into: &replicaWrite) }
         let writeID = Int64.random(in: 1...Int64.max)
         let schemaVersion = source.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion)
-        let data = codec.archive(written, schemaVersion: schemaVersion, writeID: writeID, records: replicaWrite.records)
+        let data = codec.archive(
+            written, schemaVersion: schemaVersion, writeID: writeID, generation: generation,
+            records: replicaWrite.records)
         var decision = WriteDecision(
             stored: StoredBase(
                 data: data, values: written, unknownValues: source.stored.unknownValues,

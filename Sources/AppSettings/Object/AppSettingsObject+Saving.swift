@@ -24,7 +24,11 @@ extension AppSettingsObject {
     /// What is stored but cannot be read (nor merged) is first kept under
     /// `"<userDefaultsKey>.unreadable-<milliseconds>"`, then replaced by this object's set.
     ///
-    /// Calling it on a nested settings object synchronizes the object it is nested in.
+    /// Calling it on a nested settings object synchronizes the object it is nested in. Called
+    /// inside the library's own write (on Apple platforms an observer of
+    /// `UserDefaults.didChangeNotification` registered with `queue: nil` runs there, on the
+    /// writing thread), it is made once that write released its locks, before the call that wrote
+    /// returns; the same holds for ``resetToUserDefaults()`` and ``removeFromUserDefaults()``.
     ///
     /// - Throws: ``AppSettingsError`` when the key postfix is empty, a value cannot be encoded or
     ///   the set exceeds the platform's limit (its domain, every key counted, may hold 4 MiB less
@@ -36,7 +40,9 @@ extension AppSettingsObject {
     ///   already, but without its recovery copy on Linux). In every case the object keeps its
     ///   unsaved changes, so the next synchronization tries again.
     public final func synchronizeToUserDefaults() throws {
-        try ledger.reconcile(.unsavedChanges, replicas: ledger.replicas())
+        try HeldLocks.call("synchronizeToUserDefaults()") { [self] in
+            try ledger.reconcile(.unsavedChanges, replicas: ledger.replicas())
+        }
     }
 
     /// Deletes the stored set and resets every setting to its developer default.
@@ -47,23 +53,28 @@ extension AppSettingsObject {
             try parent.removeFromUserDefaults()
             return
         }
-        try ledger.checkStorable()
-        // Found before the removal, by what they share with this object's store now.
-        let others: [AppSettingsObject]
-        if let stored = binding.store.storedData() {
-            others = StoreRegistry.objects(sharingStoreWith: self, holding: stored)
-        } else {
-            others = []
-        }
-        let replicas = ledger.replicas()
-        try binding.store.remove(alsoRemoving: replicas.flatMap(\.entryKeys))
-        ledger.replaceValues(as: .storedState) { $0.resetToDeveloperDefaults() }
-        for other in others { other.ledger.storedSettingsDidChange() }
-        for replica in replicas { replica.setWasRemoved() }
+        try HeldLocks.call("removeFromUserDefaults()") { [self] in try ledger.removeStoredSet() }
     }
 }
 
 extension SettingsLedger {
+    /// Removes the stored set and the replicas' entries; developer defaults in memory.
+    func removeStoredSet() throws {
+        try checkStorable()
+        // Found before the removal, by what they share with this object's store now.
+        let others: [AppSettingsObject]
+        if let stored = store.storedData() {
+            others = StoreRegistry.objects(sharingStoreWith: object, holding: stored)
+        } else {
+            others = []
+        }
+        let replicas = replicas()
+        try store.remove(alsoRemoving: replicas.flatMap(\.entryKeys))
+        replaceValues(as: .storedState) { $0.resetToDeveloperDefaults() }
+        for other in others { other.ledger.storedSettingsDidChange() }
+        for replica in replicas { replica.setWasRemoved() }
+    }
+
     /// The values and the stored base of this moment (nested objects' too), taken under the lock.
     func takeSnapshot() -> Snapshot {
         var snapshot = _state.withLock { state in

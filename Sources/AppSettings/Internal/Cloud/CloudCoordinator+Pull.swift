@@ -31,10 +31,11 @@ extension CloudCoordinator {
     /// store's newer values are stored with what the other replicas changed, sending the newer
     /// values of this device; this object takes them where it has no unsaved change.
     func pull(_ change: CloudKeyValueStoreChange?, from sync: CloudSync) throws {
-        try ledger.reconcile(
-            .storedState,
-            replicas: object.ledger.replicas(replacing: CloudReplica(object: object, sync: sync, notice: change))
-        )
+        try HeldLocks.call("a pull from the cloud") { [self] in
+            try ledger.reconcile(
+                .storedState,
+                replicas: object.ledger.replicas(replacing: CloudReplica(object: object, sync: sync, notice: change)))
+        }
     }
 
     /// The synced settings of this object with what `storedValues` holds for each (its developer

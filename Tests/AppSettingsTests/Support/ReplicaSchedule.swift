@@ -94,28 +94,18 @@ struct ReplicaSchedule: CustomStringConvertible {
     /// A smaller schedule that still breaks the invariant of its first violation (steps removed
     /// in halving chunks while it does).
     func shrunk() -> (schedule: ReplicaSchedule, run: ReplicaScheduleRun) {
-        var current = self
-        var failing = ReplicaScheduleRun(current)
+        var failing = ReplicaScheduleRun(self)
         failing.run()
         let invariant = failing.violations.first.map { String($0.prefix { $0 != "]" }) } ?? ""
-        var chunk = max(current.steps.count / 2, 1)
-        var attempts = 0
-        while chunk >= 1 && attempts < 300 {
-            var index = 0
-            var removedAny = false
-            while index < current.steps.count && attempts < 300 {
-                var candidate = current
-                candidate.steps.removeSubrange(index..<min(index + chunk, candidate.steps.count))
-                attempts += 1
-                let run = ReplicaScheduleRun(candidate)
-                run.run()
-                if !run.violations.contains(where: { $0.hasPrefix(invariant) }) {
-                    index += chunk
-                } else {
-                    (current, failing, removedAny) = (candidate, run, true)
-                }
-            }
-            if !removedAny { chunk /= 2 }
+        var current = self
+        current.steps = shrunkSteps(steps) { steps in
+            var candidate = self
+            candidate.steps = steps
+            let run = ReplicaScheduleRun(candidate)
+            run.run()
+            guard run.violations.contains(where: { $0.hasPrefix(invariant) }) else { return false }
+            failing = run
+            return true
         }
         return (current, failing)
     }

@@ -21,9 +21,13 @@ extension AppSettingsObject {
             try parent.resetToUserDefaults()
             return
         }
+        try HeldLocks.call("resetToUserDefaults()") { [self] in try revertToStoredSet() }
+    }
+
+    private func revertToStoredSet() throws {
         let error = ledger.replaceValues(as: .storedState) { scratch in
             scratch.resetToDeveloperDefaults()
-            defer { scratch.settingsApp.takeWrittenValues(refresh: false) }
+            defer { for replica in scratch.ledger.replicas() { replica.loaded() } }
             return scratch.ledger.loadStoredState(refresh: true)
         }
         // Managed configuration is read again too (on Linux nothing else tells when it changed).
@@ -49,7 +53,8 @@ extension SettingsLedger {
         if let error = loadStoredState(refresh: false) {
             Log.error("\(type(of: object)): \(error)")
         }
-        settingsApp.takeWrittenValues(refresh: false)
+        // What a replica changed since its base is taken as assignments made now.
+        for replica in replicas() { replica.loaded() }
     }
 
     /// Loads what is stored into this object, which nobody else can see yet (an initializing
@@ -181,7 +186,7 @@ extension SettingsLedger {
     private func decode(_ data: Data, into stored: inout StoredBase) -> AppSettingsError? {
         let settings = codec.readStoredSettings(data)
         stored.schemaVersion = settings.schemaVersion
-        stored.syncRecord = settings.syncRecord
+        stored.records = settings.records
         guard let entries = settings.entries else { return settings.error }
         stored.values = entries
         var problems = settings.problems
@@ -264,6 +269,8 @@ extension StoredValue {
         case .null: NSNull()
         case .array(let values), .set(let values): values.map(\.migrationValue)
         case .dictionary(let values): values.mapValues(\.migrationValue)
+        // As `JSONSerialization` gives a number: an integer, or the `Double` nearest it.
+        case .numberText: withNumberTextRead.propertyListValue ?? NSNull()
         default: propertyListValue ?? NSNull()
         }
     }

@@ -53,19 +53,49 @@ import Testing
         ])
         let settings = SettingsAppPageSettings(userDefaults: suite.another())
         #expect(settings.dontDimScreen)
-        #expect(settings.soundLevel == 1)  // clamped by in:
+        #expect(settings.soundLevel == 0.7)  // beyond the slider's range: not taken (issue 48), not clamped
         #expect(settings.theme == .dark)  // an unknown choice is not taken
         #expect(settings.name == "Bo")
-        #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["theme"])
-        #expect(settings.ignoredSettingsAppValues.first?.key == "SettingsAppPage.theme")
-        #expect(settings.ignoredSettingsAppValues.first?.value == #""sepia""#)
+        #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["soundLevel", "theme"])
+        #expect(settings.ignoredSettingsAppValues.last?.key == "SettingsAppPage.theme")
+        #expect(settings.ignoredSettingsAppValues.last?.value == #""sepia""#)
+        #expect(settings.ignoredSettingsAppValues.last?.reason == #"expected one of "light", "dark", "darkBlue""#)
         // Taken as changes: the next save stores them in the set, and shows the set's values.
         #expect(settings.hasUnsavedChanges)
         try settings.synchronizeToUserDefaults()
-        #expect(suite.storedObject(forKey: "SettingsAppPage.soundLevel") as? Double == 1)
+        #expect(suite.storedObject(forKey: "SettingsAppPage.soundLevel") as? Double == 0.7)
         #expect(suite.storedObject(forKey: "SettingsAppPage.theme") as? String == "dark")
         try first.resetToUserDefaults()
-        #expect(first.dontDimScreen && first.soundLevel == 1 && first.name == "Bo" && first.theme == .dark)
+        #expect(first.dontDimScreen && first.soundLevel == 0.7 && first.name == "Bo" && first.theme == .dark)
+    }
+
+    @Test func oddValuesAreIgnoredWithAReasonInTheWordsOfTheDeclaration() throws {
+        let first = SettingsAppNumberSettings(userDefaults: suite.userDefaults)
+        try first.synchronizeToUserDefaults()
+        settingsAppWrites([
+            "SettingsAppNumbers.ratio": "5.0e-1", "SettingsAppNumbers.pageCount": Double.nan,
+            "SettingsAppNumbers.retryCount": "7.0", "SettingsAppNumbers.unsignedLimit": "1e30",
+        ])
+        let settings = SettingsAppNumberSettings(userDefaults: suite.another())
+        #expect(settings.scaleRatio == 0.5)
+        #expect(settings.retryCount == 7)  // an integer written as a decimal, read by its digits
+        #expect(settings.pageCount == 4)  // NaN is in no range: not taken as a bound
+        #expect(settings.unsignedLimit == 8)
+        let reasons = Dictionary(
+            uniqueKeysWithValues: settings.ignoredSettingsAppValues.map { ($0.setting, $0.reason) })
+        #expect(
+            reasons == [
+                "pageCount": "expected an integer in 1...10",
+                "unsignedLimit": "expected an integer in 0...18446744073709551615",
+            ])
+        settingsAppWrites(["SettingsAppNumbers.pageCount": 1e30, "SettingsAppNumbers.retryCount": "1.5"])
+        try settings.resetToUserDefaults()
+        #expect(settings.pageCount == 4 && settings.retryCount == 3)
+        #expect(
+            settings.ignoredSettingsAppValues.map(\.description).sorted().prefix(2) == [
+                "Settings app value SettingsAppNumbers.pageCount = 1e+30 for 'pageCount' ignored: expected an integer in 1...10",
+                #"Settings app value SettingsAppNumbers.retryCount = "1.5" for 'retryCount' ignored: expected an integer in -9223372036854775808...9223372036854775807"#,
+            ])
     }
 
     @Test func textFieldsAndIntegerSlidersAreReadAsTheSettingsType() throws {

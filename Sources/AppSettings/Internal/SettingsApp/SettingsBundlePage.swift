@@ -170,7 +170,7 @@ extension SettingsBundlePage {
     /// The page of `settingsClass` (``AppSettingsObject/settingsBundlePage()``), naming `appGroup`
     /// when the settings are kept in an App Group's suite.
     static func document(of settingsClass: AppSettingsObject.Type, appGroup: String?) -> Data {
-        let object = settingsClass.init(userDefaults: ScratchCopyDefaults.describingClass)
+        let object = ScratchCopyDefaults.describing(settingsClass)
         let items = items(postfix: object.binding.key.postfix, properties: object.forms.schemaProperties())
         return document(items: items, appGroup: appGroup)
     }

@@ -210,6 +210,8 @@ public final class CloudKeyValueStoreSimulator: Sendable {
     let state = Protected(State())
     let options: Options
     let noticeQueues = Protected<[Int: DispatchQueue]>([:])
+    /// Values read, by their bytes (see `propertyList(from:)`).
+    let decoded = Protected<[Data: Any]>([:])
     let noticeGroup = DispatchGroup()
 
     /// A simulator with one empty account and no devices.
@@ -258,7 +260,7 @@ public final class CloudKeyValueStoreSimulator: Sendable {
     /// What `account` holds, by key.
     public func serverValues(of account: Account) -> [String: Any] {
         let entries = state.withLock { $0.accounts[account.index] }
-        return entries.compactMapValues { $0.data.flatMap(Device.propertyList(from:)) }
+        return entries.compactMapValues { $0.data.flatMap(propertyList(from:)) }
     }
 
     /// What went wrong as it would raise an exception on Apple's store (a key too long).

@@ -69,7 +69,7 @@ struct ReplicaScheduleTests {
     /// The invariant each deliberate break of the rule breaks.
     static func invariant(brokenBy mutation: ReplicaMutation) -> String {
         switch mutation {
-        case .replicaOverUnsavedChange, .pullWritesUnsavedChanges, .cloudOverEdit: "[set]"
+        case .replicaOverUnsavedChange, .pullWritesUnsavedChanges, .olderProposalWins: "[set]"
         case .keysAgainstBase, .seenTakenAgain: "[object]"
         }
     }

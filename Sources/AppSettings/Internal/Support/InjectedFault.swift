@@ -121,8 +121,9 @@ package enum ReplicaMutation: String, ScheduleMutation {
     case pullWritesUnsavedChanges = "pull-writes-unsaved-changes"
     /// A look takes a key's value it saw before again (over a later assignment).
     case seenTakenAgain = "seen-taken-again"
-    /// An iCloud value outranks a Settings app edit seen now.
-    case cloudOverEdit = "cloud-over-edit"
+    /// Of two replicas' proposals for a setting the older stays: an iCloud value outranks a
+    /// Settings app edit seen now.
+    case olderProposalWins = "older-proposal-wins"
 
     package static let environmentName = "APPSETTINGS_REPLICA_MUTATION"
 }

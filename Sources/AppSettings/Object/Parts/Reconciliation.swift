@@ -124,7 +124,8 @@ struct Reconciliation {
 
     /// A replica's proposal for the setting `name`; of two, the newer stays.
     mutating func propose(_ proposal: Proposal, for name: String) {
-        if let current = proposals[name], (current.order >= proposal.order) != ReplicaMutation.isActive(.cloudOverEdit)
+        if let current = proposals[name],
+            (current.order >= proposal.order) != ReplicaMutation.isActive(.olderProposalWins)
         {
             return
         }

@@ -9,3 +9,12 @@ final class ShownHostSettings: AppSettingsObject, @unchecked Sendable {
     @Setting var count = 0
     override var userDefaultsKeyPostfix: String { "Replicas" }
 }
+
+/// The test target's `ReplicaScheduleSettings`: another process of the replica schedules.
+final class ReplicaScheduleHostSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting(description: "Shown", inSettingsApp: true) var shown = "default"
+    @Setting(syncs: true) var synced = "default"
+    @Setting(syncs: true, description: "Both", inSettingsApp: true) var both = "default"
+    @Setting var plain = "default"
+    override var userDefaultsKeyPostfix: String { "ReplicaSchedule" }
+}

@@ -37,6 +37,8 @@
 //     AppSettingsTestHost shown-save <suite> - <name> <count>  saves `ShownHostSettings` with that
 //                                                           name and count (shown settings beside one
 //                                                           that is not), prints `ok`
+//     AppSettingsTestHost replica-save <suite> - <setting> <value>  saves `ReplicaScheduleHostSettings`
+//                                                           with that string value, prints `ok`
 //     AppSettingsTestHost overrides <suite> <postfix> [assign]  JSON: the `OverrideSettings` as read,
 //                                                           each one's source, the ignored overrides and
 //                                                           what is stored; `assign` first sets soundLevel
@@ -154,6 +156,19 @@ case "shown-save":
     let settings = ShownHostSettings(userDefaults: userDefaults)
     settings.name = arguments[4]
     settings.count = count
+    do { try settings.synchronizeToUserDefaults() } catch { fail("synchronize failed: \(error)") }
+    say("ok")
+
+case "replica-save":
+    guard arguments.count > 5 else { fail("replica-save needs a setting and a value") }
+    let settings = ReplicaScheduleHostSettings(userDefaults: userDefaults)
+    switch arguments[4] {
+    case "shown": settings.shown = arguments[5]
+    case "synced": settings.synced = arguments[5]
+    case "both": settings.both = arguments[5]
+    case "plain": settings.plain = arguments[5]
+    default: fail("replica-save: no setting \(arguments[4])")
+    }
     do { try settings.synchronizeToUserDefaults() } catch { fail("synchronize failed: \(error)") }
     say("ok")
 

@@ -32,7 +32,7 @@ final class UnshownReplicaSettings: AppSettingsObject, @unchecked Sendable {
 
 /// Every place a setting's value lives, reconciled by one rule (issue 46): another writer's save
 /// is no Settings app edit; a pull keeps what the Settings app changed; the tool's removal takes
-/// the shown keys; stale keys are written by the next save.
+/// the shown keys, its edit of a synced setting is sent; stale keys are written by the next save.
 @Suite(.serialized, .capturedLibraryLog) struct ReplicaTests {
     let suite = TemporarySuite()
 
@@ -108,6 +108,26 @@ final class UnshownReplicaSettings: AppSettingsObject, @unchecked Sendable {
         let loaded = ShownReplicaSettings(userDefaults: suite.another())
         #expect((loaded.name, loaded.retries) == ("Bo", 5))
         #expect(!loaded.hasUnsavedChanges)
+    }
+
+    @Test func theToolsEditOfASyncedSettingIsSent() throws {
+        let cloud = CloudKeyValueStoreSimulator(options: .init(noticeDelivery: .manual))
+        let phoneSuite = TemporarySuite.forSettings()
+        let phoneStore = cloud.makeDevice()
+        cloud.download(to: phoneStore)
+        let phone = ShownSyncedSettings(userDefaults: phoneSuite.userDefaults)
+        try phone.startSyncing(with: phoneStore)
+        phone.theme = "dark"
+        try phone.synchronizeToUserDefaults()
+        // The tool changes the synced setting: a change made on this device, sent as a save's is.
+        try StoredSettingsEditor.setValue(
+            "sepia", forSetting: "theme", userDefaults: phoneSuite.another(), key: phone.userDefaultsKey)
+        try phone.refreshFromCloud()
+        let laptop = ShownSyncedSettings(userDefaults: suite.userDefaults)
+        try laptop.startSyncing(with: cloud.makeDevice())
+        cloud.deliverChanges()
+        #expect(laptop.theme == "sepia")
+        #expect((phone.theme, ShownSyncedSettings(userDefaults: phoneSuite.another()).theme) == ("sepia", "sepia"))
     }
 
     @Test func missingAndStaleKeysAreWrittenByTheNextSave() throws {

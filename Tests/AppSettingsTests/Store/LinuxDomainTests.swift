@@ -4,6 +4,10 @@ import Testing
 @testable import AppSettings
 
 #if os(Linux) && !APPLE_STAND_INS
+    import CoreFoundation
+#endif
+
+#if os(Linux) && !APPLE_STAND_INS
     /// What the Linux store asks of corelibs' preferences, beyond reading and writing its key.
     @Suite("The Linux store's domain", .capturedLibraryLog)
     struct LinuxDomainTests {

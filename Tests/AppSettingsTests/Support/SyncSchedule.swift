@@ -15,6 +15,31 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
+/// The steps of a failing schedule, fewer: removed in halving chunks while `stillFails` says the
+/// schedule without them still fails (at most 300 tries). Shared by both schedule suites.
+func shrunkSteps<Step>(_ steps: [Step], stillFails: ([Step]) -> Bool) -> [Step] {
+    var current = steps
+    var chunk = max(current.count / 2, 1)
+    var attempts = 0
+    while chunk >= 1 && attempts < 300 {
+        var index = 0
+        var removedAny = false
+        while index < current.count && attempts < 300 {
+            var candidate = current
+            candidate.removeSubrange(index..<min(index + chunk, candidate.count))
+            attempts += 1
+            if stillFails(candidate) {
+                current = candidate
+                removedAny = true
+            } else {
+                index += chunk
+            }
+        }
+        if !removedAny { chunk /= 2 }
+    }
+    return current
+}
+
 /// One schedule: its devices, the simulator's options, and its steps.
 struct Schedule: CustomStringConvertible {
     enum Step: CustomStringConvertible {
@@ -146,28 +171,16 @@ struct Schedule: CustomStringConvertible {
     /// A smaller schedule that still breaks the invariant first broken (steps removed in halving
     /// chunks while it does).
     func shrunk() -> (schedule: Schedule, violations: [String]) {
-        var current = self
-        var violations = ScheduleRun(current).run()
+        var violations = ScheduleRun(self).run()
         let invariant = violations.first.map { String($0.prefix { $0 != " " }) } ?? ""
-        var chunk = max(current.steps.count / 2, 1)
-        var attempts = 0
-        while chunk >= 1 && attempts < 300 {
-            var index = 0
-            var removedAny = false
-            while index < current.steps.count && attempts < 300 {
-                var candidate = current
-                candidate.steps.removeSubrange(index..<min(index + chunk, candidate.steps.count))
-                attempts += 1
-                let found = ScheduleRun(candidate).run()
-                if !found.contains(where: { $0.hasPrefix(invariant) }) {
-                    index += chunk
-                } else {
-                    current = candidate
-                    violations = found
-                    removedAny = true
-                }
-            }
-            if !removedAny { chunk /= 2 }
+        var current = self
+        current.steps = shrunkSteps(steps) { steps in
+            var candidate = self
+            candidate.steps = steps
+            let found = ScheduleRun(candidate).run()
+            guard found.contains(where: { $0.hasPrefix(invariant) }) else { return false }
+            violations = found
+            return true
         }
         return (current, violations)
     }

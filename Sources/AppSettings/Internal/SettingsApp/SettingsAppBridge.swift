@@ -87,7 +87,7 @@ struct SettingsAppBridge: ObjectPart {
         let base = ledger.storedBase
         var record = base.records[ArchiveFormat.shownBaseField]
         var setValues = found.set == nil ? nil : base.values
-        if let bytes = found.set, bytes != base.data {
+        if let bytes = found.set, bytes != base.data, !ReplicaMutation.isActive(.keysAgainstBase) {
             // Another writer stored the set since: its keys were written with its record. (A set
             // that cannot be read has none: what its keys hold is taken, as the load does.)
             do {
@@ -106,7 +106,9 @@ struct SettingsAppBridge: ObjectPart {
                 if case .unchanged(current: false) = state { look.stale = true }
                 continue
             }
-            guard let slot = slots.first(where: { $0.name == key.name }), asFound != seen[key.name] else { continue }
+            guard let slot = slots.first(where: { $0.name == key.name }),
+                asFound != seen[key.name] || ReplicaMutation.isActive(.seenTakenAgain)
+            else { continue }
             look.newlySeen[key.name] = asFound
             do {
                 look.taken.append((slot, try slot.decode(try stored.get()).value))

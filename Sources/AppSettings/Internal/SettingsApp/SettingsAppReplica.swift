@@ -31,8 +31,11 @@ final class SettingsAppReplica: SettingsReplica {
 
     func read(_ reconciliation: inout Reconciliation, from domain: SettingsStore.LockedRead) {
         found = domain.objects(forKeys: entryKeys)
+        let againstBase = ReplicaMutation.isActive(.keysAgainstBase) && reconciliation.storedValues != nil
         let judged = shown.judge(
-            found, record: reconciliation.storedRecords[recordField], setValues: reconciliation.storedValues)
+            found,
+            record: (againstBase ? reconciliation.snapshot.stored.records : reconciliation.storedRecords)[recordField],
+            setValues: againstBase ? reconciliation.snapshot.stored.values : reconciliation.storedValues)
         for (key, state) in judged {
             guard case .edited(let asFound, let stored) = state,
                 let slot = object.slots.first(where: { $0.name == key.name })

@@ -3,8 +3,9 @@ import Foundation
 // The tool's edits (`StoredSettingsEditor`, in `AppSettingsStoredSets`) go through the library's
 // store, as a synchronization does: under the domain's lock the stored set is re-read, the edit is
 // made on what is stored right then, checked against the set's own schema, archived by the codec
-// (the record of synced settings kept) and written with its recovery copy; then the live objects
-// of this process are told (those of other processes learn it from the store).
+// (the record of synced settings kept, a synced value it changes versioned) and written with its
+// recovery copy; then the live objects of this process are told (those of other processes learn it
+// from the store).
 
 extension StoredSets {
     /// Thrown by an edit that changes nothing: nothing is written.
@@ -93,8 +94,17 @@ extension StoredSets {
                 )
                 guard entries != set.values else { throw NothingToWrite() }
                 if let schema { try check(entries, changedFrom: set.values, against: schema, key: key) }
-                // The keys the Settings app shows hold the values written, as an app's save leaves them.
                 var records = set.records
+                // A synced value it changes is versioned as a save without a store versions it (one
+                // above the record), so that the syncing app sends it; one without a version stays so.
+                if var cloud = CloudRecord.decoded(from: records) {
+                    for (name, stamp) in cloud.stamps where entries[name] != set.values[name] {
+                        let value = entries[name]?.cloudValue
+                        cloud.stampChange(of: name, as: CloudStamp.after([stamp], value: value), over: stamp)
+                    }
+                    Optional(cloud).record(in: &records)
+                }
+                // The keys the Settings app shows hold the values written, as an app's save leaves them.
                 let (shownValues, record) = shown.written(entries, over: set.records[ArchiveFormat.shownBaseField])
                 if !shown.keys.isEmpty { records[ArchiveFormat.shownBaseField] = record }
                 let (data, writeID) = SettingsCodec.archive(

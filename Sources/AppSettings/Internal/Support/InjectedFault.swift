@@ -50,13 +50,40 @@ enum InjectedFault: String {
     #endif
 }
 
+/// A deliberately broken rule of a random-schedule suite's mutation self-test, one case of an enum:
+/// compiled in only with `-Xswiftc -DAPPSETTINGS_INJECTED_FAULTS`, like ``InjectedFault``, then
+/// chosen for the process by the environment variable `environmentName` (`<name>=<raw value>`).
+/// Without the flag ``isActive(_:)`` is the constant `false` and nothing is read.
+package protocol ScheduleMutation: RawRepresentable, CaseIterable, Equatable, Sendable where RawValue == String {
+    static var environmentName: String { get }
+}
+
+extension ScheduleMutation {
+    /// Whether `mutation` is active in this process (always `false` without the build flag).
+    @inline(__always)
+    package static func isActive(_ mutation: Self) -> Bool {
+        #if APPSETTINGS_INJECTED_FAULTS
+            return current == mutation
+        #else
+            return false
+        #endif
+    }
+
+    /// The mutation this process runs with, or `nil` (always `nil` without the build flag).
+    package static var current: Self? {
+        #if APPSETTINGS_INJECTED_FAULTS
+            return getenv(environmentName).flatMap { Self(rawValue: String(cString: $0)) }
+        #else
+            return nil
+        #endif
+    }
+}
+
 /// Deliberately broken variants of the sync rules, for the random-schedule suite's mutation
 /// self-test (`scripts/sync-mutation-test.sh`): the suite must catch each one.
 ///
-/// Compiled in only with `-Xswiftc -DAPPSETTINGS_INJECTED_FAULTS`, like ``InjectedFault``; then
-/// `APPSETTINGS_SYNC_MUTATION=<raw value>` chooses one for the process. Without the flag
-/// ``isActive(_:)`` is the constant `false` and nothing is read.
-package enum CloudSyncMutation: String, CaseIterable, Sendable {
+/// `APPSETTINGS_SYNC_MUTATION=<raw value>` chooses one (``ScheduleMutation``).
+package enum CloudSyncMutation: String, ScheduleMutation {
     /// A value is sent only when the store holds nothing for it: a stale upload that won on the
     /// server is never corrected.
     case neverResend = "never-resend"
@@ -79,27 +106,24 @@ package enum CloudSyncMutation: String, CaseIterable, Sendable {
     /// values are sent to the new account.
     case oldVersionsKept = "old-versions-kept"
 
-    /// Whether `mutation` is active in this process (always `false` without the build flag).
-    @inline(__always)
-    package static func isActive(_ mutation: CloudSyncMutation) -> Bool {
-        #if APPSETTINGS_INJECTED_FAULTS
-            return active == mutation
-        #else
-            return false
-        #endif
-    }
+    package static let environmentName = "APPSETTINGS_SYNC_MUTATION"
+}
 
-    /// The mutation this process runs with, or `nil` (always `nil` without the build flag).
-    package static var current: CloudSyncMutation? {
-        #if APPSETTINGS_INJECTED_FAULTS
-            return active
-        #else
-            return nil
-        #endif
-    }
+/// Deliberately broken variants of the replicas' rule (`Object/Parts/Reconciliation.swift`), for
+/// the replica schedules' mutation self-test (`scripts/replica-mutation-test.sh`): the schedules
+/// must catch each one. `APPSETTINGS_REPLICA_MUTATION=<raw value>` chooses one (``ScheduleMutation``).
+package enum ReplicaMutation: String, ScheduleMutation {
+    /// A replica's change wins over the object's unsaved change in a save.
+    case replicaOverUnsavedChange = "replica-over-unsaved-change"
+    /// The shown keys are judged against the object's base, not the stored set's record.
+    case keysAgainstBase = "keys-against-base"
+    /// A pull writes the object's unsaved changes.
+    case pullWritesUnsavedChanges = "pull-writes-unsaved-changes"
+    /// A look takes a key's value it saw before again (over a later assignment).
+    case seenTakenAgain = "seen-taken-again"
+    /// Of two replicas' proposals for a setting the older stays: an iCloud value outranks a
+    /// Settings app edit seen now.
+    case olderProposalWins = "older-proposal-wins"
 
-    #if APPSETTINGS_INJECTED_FAULTS
-        private static let active = ProcessInfo.processInfo.environment["APPSETTINGS_SYNC_MUTATION"]
-            .flatMap(CloudSyncMutation.init(rawValue:))
-    #endif
+    package static let environmentName = "APPSETTINGS_REPLICA_MUTATION"
 }

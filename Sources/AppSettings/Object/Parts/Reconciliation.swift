@@ -93,7 +93,7 @@ struct Reconciliation {
     init(
         _ writing: Writing, snapshot: Snapshot, stored: PreferencesValue?, read: (Data) -> SettingsCodec.StoredSettings
     ) {
-        self.writing = writing
+        self.writing = ReplicaMutation.isActive(.pullWritesUnsavedChanges) ? .unsavedChanges : writing
         self.snapshot = snapshot
         self.stored = stored
         var storedSettings: SettingsCodec.StoredSettings?
@@ -124,7 +124,11 @@ struct Reconciliation {
 
     /// A replica's proposal for the setting `name`; of two, the newer stays.
     mutating func propose(_ proposal: Proposal, for name: String) {
-        if let current = proposals[name], current.order >= proposal.order { return }
+        if let current = proposals[name],
+            (current.order >= proposal.order) != ReplicaMutation.isActive(.olderProposalWins)
+        {
+            return
+        }
         proposals[name] = proposal
     }
 
@@ -139,7 +143,11 @@ struct Reconciliation {
     /// when it stays as the object's snapshot holds it. (A pull writes the stored set with the
     /// replicas' changes: this object's unsaved changes are not its to write.)
     func origin(ofSetting name: String, at index: Int) -> Origin? {
-        if writing == .unsavedChanges && snapshot.changedSinceBase(index) { return .object }
+        if writing == .unsavedChanges && snapshot.changedSinceBase(index)
+            && !(ReplicaMutation.isActive(.replicaOverUnsavedChange) && proposals[name] != nil)
+        {
+            return .object
+        }
         if let proposal = proposals[name] { return .replica(proposal.replica) }
         guard let now = storedValues?[name], now != snapshot.stored.values[name] else { return nil }
         return .storedSet

@@ -14,9 +14,9 @@
 #    what needs Linux-only machinery; the list and the reasons are in the package's Package.swift)
 #    over the model of Apple's behaviour (AppleStandIns/AppleBehaviour.swift: UserDefaults posting
 #    on the writing thread, protected data, Darwin's numbers, containerURL per platform, expiring
-#    activities), and the Apple store's own (the store's locks, the App Group's lock file and
-#    background-task assertion, notify(3) notices, the secure-coding method, the findings of
-#    issue 26). The step prints how many tests ran.
+#    activities), and the Apple store's own in a process of its own (the store's locks, the App
+#    Group's lock file and background-task assertion, notify(3) notices, the secure-coding method,
+#    the findings of issues 26 and 47). The step prints how many tests ran.
 # 3. Unless --no-self-test: the same build in a scratch copy with an error put into an Apple-only
 #    block must fail, so that this check can fail.
 #
@@ -98,17 +98,26 @@ for platform in MACOS TVOS; do
 done
 
 echo "==> Running its tests: the whole suite on the model of Apple's behaviour, and the Apple store's own"
-log="$(mktemp)"
-set +e
-HOME="$(mktemp -d)" swift test --package-path "$package" --scratch-path "$scratch" --skip-build 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-# Swift Testing's summary line: "Test run with N tests in M suites passed/failed ...".
-ran="$(grep -Eo 'Test run with [0-9]+ tests' "$log" | tail -n 1 | grep -Eo '[0-9]+' || true)"
-rm -f "$log"
-echo "Tests run on the Apple-model build: ${ran:-none} (left out, and why: $package/Package.swift)"
+# Two processes: the Apple store's own tests lock the modelled device (a process-wide state), which
+# would make the suite's tests running beside them read their domains empty.
+ran=0
+status=0
+for selection in "--skip AppleBranchTests" "--filter AppleBranchTests"; do
+    log="$(mktemp)"
+    set +e
+    # shellcheck disable=SC2086  # the selection is two words
+    HOME="$(mktemp -d)" swift test --package-path "$package" --scratch-path "$scratch" --skip-build $selection 2>&1 \
+        | tee "$log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    set -e
+    # Swift Testing's summary line: "Test run with N tests in M suites passed/failed ...".
+    count="$(grep -Eo 'Test run with [0-9]+ tests' "$log" | tail -n 1 | grep -Eo '[0-9]+' || true)"
+    rm -f "$log"
+    ran=$((ran + ${count:-0}))
+done
+echo "Tests run on the Apple-model build: $ran (left out, and why: $package/Package.swift)"
 [ "$status" -eq 0 ] || exit "$status"
-[ -n "$ran" ] && [ "$ran" -gt 100 ] || { echo "too few tests ran on the Apple-model build"; exit 1; }
+[ "$ran" -gt 100 ] || { echo "too few tests ran on the Apple-model build"; exit 1; }
 
 if [ "$self_test" -eq 1 ]; then
     echo "==> Self-test: an error in an Apple-only block must fail the build"

@@ -74,29 +74,56 @@ extension AppSettingsObject {
     }
 }
 
-/// Takes what the Settings app wrote when the app returns to the foreground: on iOS the user
-/// changes the Settings app's values while the app is in the background, and Apple's
-/// `UserDefaults.didChangeNotification` is "Posted when the current process changes the value of
-/// a setting ... If a different process changes your app's settings, the system doesn't generate
-/// this notification". UIKit's `UIApplication.willEnterForegroundNotification` ("Posted shortly
-/// before an app leaves the background state on its way to becoming the active app") is observed
-/// by name, Foundation only, as `StoreAvailabilityWatcher` observes protected data. Started by
-/// the first live object that shows settings; elsewhere nothing posts it.
+/// Takes what the Settings app wrote, on two notices, observed by name (Foundation only, as
+/// `StoreAvailabilityWatcher` observes protected data), by the first live object that shows settings:
+/// - UIKit's `UIApplication.willEnterForegroundNotification` ("Posted shortly before an app leaves
+///   the background state on its way to becoming the active app"): on iOS the user changes the
+///   Settings app's values while the app is in the background, and Apple's
+///   `UserDefaults.didChangeNotification` is "Posted when the current process changes the value of
+///   a setting ... If a different process changes your app's settings, the system doesn't generate
+///   this notification";
+/// - `UserDefaults.didChangeNotification` itself: "If your iOS app supports Mac Catalyst, the
+///   system uses your app's Settings bundle" for a settings window of the app ("Building a
+///   Settings bundle for your app"), whose edits are this process's own changes, as are the app's
+///   own writes of a shown key; no foreground notice follows them, and their keys hold a `.`, which
+///   key-value observation reads as a path.
+///
+/// Neither notice is acted on where it is posted (a change is posted on the writing thread, a save's
+/// under the store's lock): the look is queued on a queue of its own, once for every notice that
+/// comes before it begins.
 enum SettingsAppForegroundWatcher {
     private static let queue = DispatchQueue(label: "AppSettings.settingsAppForeground")
-    static let notificationName = Notification.Name("UIApplicationWillEnterForegroundNotification")
+    /// Whether a look is queued and not begun, and whether it re-reads the domains from disk.
+    private static let queued = Protected<Bool?>(nil)
 
     static func start() { _ = started }
 
     private static let started: Bool = {
-        // Posted on the main thread: the objects look at their keys on a queue of their own.
-        _ = NotificationCenter.default.addObserver(forName: notificationName, object: nil, queue: nil) { _ in
-            queue.async {
-                for object in StoreRegistry.liveObjects(where: \.settingsApp.showsAny) {
-                    object.settingsApp.takeWrittenValues(refresh: true)
-                }
-            }
+        let center = NotificationCenter.default
+        _ = center.addObserver(forName: SystemCloudEnvironment.willEnterForeground, object: nil, queue: nil) { _ in
+            look(refresh: true)
+        }
+        _ = center.addObserver(forName: UserDefaults.didChangeNotification, object: nil, queue: nil) { _ in
+            // This process's own change: nothing to re-read from disk.
+            look(refresh: false)
         }
         return true
     }()
+
+    private static func look(refresh: Bool) {
+        let isQueued = queued.withLock { queued in
+            defer { queued = (queued ?? false) || refresh }
+            return queued != nil
+        }
+        guard !isQueued else { return }
+        queue.async {
+            let refresh = queued.withLock { queued in
+                defer { queued = nil }
+                return queued ?? true
+            }
+            for object in StoreRegistry.liveObjects(where: \.settingsApp.showsAny) {
+                object.settingsApp.takeWrittenValues(refresh: refresh)
+            }
+        }
+    }
 }

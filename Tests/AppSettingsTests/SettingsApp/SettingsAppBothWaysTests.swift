@@ -86,6 +86,33 @@ import Testing
         #expect(Set(settings.ignoredSettingsAppValues.map(\.setting)) == ["unsignedLimit", "level"])
     }
 
+    /// A number typed as the user's locale writes it: `0,5` where the decimal separator is a comma.
+    /// What a save writes reads back the same there.
+    @Test func aNumberTypedAsTheUsersLocaleWritesItIsTaken() throws {
+        let first = SettingsAppNumberSettings(userDefaults: suite.userDefaults)
+        first.retryCount = 5
+        try first.synchronizeToUserDefaults()
+        try SettingsAppControl.$userLocale.withValue(Locale(identifier: "de_DE")) {
+            settingsAppWrites(["SettingsAppNumbers.ratio": "0,5", "SettingsAppNumbers.retryCount": "1.000"])
+            let settings = SettingsAppNumberSettings(userDefaults: suite.another())
+            #expect(settings.scaleRatio == 0.5)
+            #expect(settings.retryCount == 1000)
+            #expect(settings.ignoredSettingsAppValues.isEmpty)
+            settings.scaleRatio = 12.345
+            try settings.synchronizeToUserDefaults()
+            #expect(suite.storedObject(forKey: "SettingsAppNumbers.ratio") as? String == "12.345")
+            let reloaded = SettingsAppNumberSettings(userDefaults: suite.another())
+            #expect(reloaded.scaleRatio == 12.345 && !reloaded.hasUnsavedChanges)
+        }
+        // Text no locale of the user reads is still refused.
+        SettingsAppControl.$userLocale.withValue(Locale(identifier: "en_US")) {
+            settingsAppWrites(["SettingsAppNumbers.ratio": "0,5"])
+            let settings = SettingsAppNumberSettings(userDefaults: suite.another())
+            #expect(settings.scaleRatio == 12.345)
+            #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["ratio"])
+        }
+    }
+
     @Test func resetToUserDefaultsTakesWhatTheSettingsAppWrote() throws {
         let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
         settings.name = "Ann"
@@ -101,7 +128,7 @@ import Testing
         settings.name = "Ann"
         try settings.synchronizeToUserDefaults()
         settingsAppWrites(["SettingsAppPage.name": "Di", "SettingsAppPage.dontDimScreen": true])
-        NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+        NotificationCenter.default.post(name: SystemCloudEnvironment.willEnterForeground, object: nil)
         #expect(waitUntil { settings.name == "Di" && settings.dontDimScreen })
     }
 
@@ -137,7 +164,7 @@ import Testing
         try settings.resetToUserDefaults()
         #expect(settings.name == "Settings")
         settings.name = "app"
-        NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+        NotificationCenter.default.post(name: SystemCloudEnvironment.willEnterForeground, object: nil)
         try settings.synchronizeToUserDefaults()
         #expect(settings.name == "app")
         #expect(suite.storedObject(forKey: "SettingsAppPage.name") as? String == "app")
@@ -292,7 +319,7 @@ import Testing
                     suite.another().set("settings \(round)", forKey: "SettingsAppPage.name")
                     settingsApp.set(Double(round) / Double(rounds), forKey: "SettingsAppPage.soundLevel")
                 default:
-                    NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+                    NotificationCenter.default.post(name: SystemCloudEnvironment.willEnterForeground, object: nil)
                 }
             }
         }

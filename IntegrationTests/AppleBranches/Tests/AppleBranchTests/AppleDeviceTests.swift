@@ -48,7 +48,27 @@ extension AppleBranchTests {
     }
 }
 
+/// A setting the Settings app shows, for the settings window of a Mac app.
+final class WindowSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting(in: 0...1, description: "Sound level", inSettingsApp: true) var soundLevel = 0.5
+}
+
 extension AppleBranchTests {
+    // MARK: The Settings app's window on a Mac
+
+    /// Mac Catalyst shows the Settings bundle in a window of the app: its edits are the process's
+    /// own writes, and no foreground notice follows them.
+    @Test func anEditInTheAppsSettingsWindowReachesALiveObjectWithinOneNotice() throws {
+        let suite = Suite()
+        let settings = WindowSettings(userDefaults: suite.model())
+        nonisolated(unsafe) let window = suite.model()
+        let finished = runThreads([{ window.set(0.25, forKey: "WindowSettings.soundLevel") }], waitingAtMost: 10)
+        #expect(finished)
+        for _ in 0..<500 where settings.soundLevel != 0.25 { usleep(10_000) }
+        #expect(settings.soundLevel == 0.25, "the window's edit was not taken")
+        #expect(settings.hasUnsavedChanges)
+    }
+
     // MARK: The macOS refresh
 
     /// A Mac app becomes active at every click into it: the store is not read again then (Apple:

@@ -131,7 +131,7 @@ enum SettingsAppControl: Equatable {
         var text = ""
         switch found {
         case .string(let string):
-            text = string.trimmingCharacters(in: .whitespaces)
+            text = Self.numberText(string, integer: Self.isInteger(node))
             if case .integer = node, let integer = Int64(text) { return .integer(integer) }
             if case .integer = node, let integer = UInt64(text) { return .unsignedInteger(integer) }
             guard let parsed = Double(text), parsed.isFinite else {
@@ -150,6 +150,28 @@ enum SettingsAppControl: Equatable {
             }
             return .integer(integer)
         }
+    }
+}
+
+extension SettingsAppControl {
+    /// The locale a text field's number is read in: the user's (tests set another).
+    @TaskLocal static var userLocale = Locale.autoupdatingCurrent
+
+    /// A number's text typed in a text field, in the form the library writes numbers: `text` as it
+    /// is when the library reads it so (an integer's digits for an integer setting, a number such
+    /// as `0.5` for a real one: what a save writes reads back the same in every locale), else the
+    /// number ``userLocale`` writes (`0,5` or `1.000,5` where the decimal separator is a comma), read
+    /// by `NumberFormatter`, "A formatter that converts between numeric values and their textual
+    /// representations", in that locale, not leniently. Other text is returned trimmed.
+    static func numberText(_ typed: String, integer: Bool) -> String {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        if integer ? Int64(text) != nil || UInt64(text) != nil : Double(text) != nil { return text }
+        let formatter = NumberFormatter()
+        formatter.locale = userLocale
+        formatter.numberStyle = .decimal
+        formatter.isLenient = false
+        formatter.generatesDecimalNumbers = true
+        return formatter.number(from: text)?.stringValue ?? text
     }
 }
 

@@ -112,8 +112,8 @@ extension Setting {
     /// ```
     ///
     /// What the slider writes (a real number) is rounded for an integer setting and clamped into
-    /// `range`, as an assignment is. The Settings app shows no title beside a slider (Apple's
-    /// schema gives the slider element none); the description is the page's `Title` all the same.
+    /// `range`, as an assignment is. Apple's slider element has no title: the page puts the slider
+    /// under a group titled by the description.
     ///
     /// - Parameters:
     ///   - wrappedValue: The developer default, clamped into `range`: the page's `DefaultValue`.

@@ -5,35 +5,53 @@ import Foundation
 
 extension AppSettingsObject {
     /// The `Settings.bundle/Root.plist` page of this class's settings declared with
-    /// `inSettingsApp: true`, for the system Settings app.
+    /// `inSettingsApp: true`, for the system Settings app: for the App Group of the class's
+    /// ``sharedStore`` when it is one, else for the app's own defaults.
     ///
     /// One element per shown setting, in declaration order (Apple's Settings Application Schema:
     /// `PreferenceSpecifiers`), keyed `"<userDefaultsKeyPostfix>.<stored name>"`, titled by its
     /// description (else its name in words), with its developer default as `DefaultValue`: a
     /// `Bool` is a `PSToggleSwitchSpecifier`, a number with `in:` a `PSSliderSpecifier` over the
-    /// range, a `CaseIterable` choice a `PSMultiValueSpecifier`, a `String` or a number without a
-    /// range a `PSTextFieldSpecifier` (a numeric keyboard for numbers). Settings of nested settings
-    /// objects are not shown.
+    /// range under a group titled as it, a `CaseIterable` choice a `PSMultiValueSpecifier`, a
+    /// `String` or a number without a range a `PSTextFieldSpecifier` (a numeric keyboard for
+    /// numbers). Settings of nested settings objects are not shown. The titles are localized by
+    /// `Root.strings` (``settingsBundleStrings()``), which the page names as its `StringsTable`.
     ///
     /// ```swift
     /// try MySettings.settingsBundlePage()
     ///     .write(to: URL(fileURLWithPath: "Settings.bundle/Root.plist"))
+    /// try MySettings.settingsBundleStrings()
+    ///     .write(to: URL(fileURLWithPath: "Settings.bundle/en.lproj/Root.strings"))
     /// ```
     ///
     /// - Returns: The page as an XML property list.
-    public static func settingsBundlePage() -> Data {
-        SettingsBundlePage.document(of: self, appGroup: nil)
+    /// - Throws: ``AppSettingsError/invalidSuiteName(name:reason:)`` when the class's
+    ///   ``sharedStore`` is a suite the Settings app never writes (it writes the app's own defaults
+    ///   or an App Group's suite).
+    public static func settingsBundlePage() throws(AppSettingsError) -> Data {
+        try SettingsBundlePage.document(of: self, appGroup: nil)
     }
 
     /// The `Settings.bundle/Root.plist` page for settings kept in an App Group's suite
-    /// (``AppSettingsObject/init(userDefaults:)`` with `UserDefaults(appGroup:)`): as
-    /// ``settingsBundlePage()``, naming the group in `ApplicationGroupContainerIdentifier`, so
-    /// that the Settings app reads and writes the group's preferences.
+    /// (``AppSettingsStore/appGroup(_:)``): as ``settingsBundlePage()``, naming the group in
+    /// `ApplicationGroupContainerIdentifier`, so that the Settings app reads and writes the
+    /// group's preferences.
     ///
     /// - Parameter appGroup: The App Group's identifier (`group.com.example.app`).
     /// - Returns: The page as an XML property list.
-    public static func settingsBundlePage(appGroup: String) -> Data {
-        SettingsBundlePage.document(of: self, appGroup: appGroup)
+    /// - Throws: ``AppSettingsError/invalidSuiteName(name:reason:)`` when `appGroup` is no App
+    ///   Group's identifier (`group.<name>`), or the class's ``sharedStore`` is another suite.
+    public static func settingsBundlePage(appGroup: String) throws(AppSettingsError) -> Data {
+        try SettingsBundlePage.document(of: self, appGroup: appGroup)
+    }
+
+    /// The page's `Root.strings`: every title it shows, in the development language, each its own
+    /// key, as `Settings.bundle/en.lproj/Root.strings` (UTF-16). Copy it into another language's
+    /// folder (`de.lproj`) and translate the values there.
+    ///
+    /// - Returns: The strings file.
+    public static func settingsBundleStrings() -> Data {
+        SettingsBundlePage.strings(items: SettingsBundlePage.items(of: self))
     }
 
     /// This object's side of the Settings app (``SettingsAppBridge``).

@@ -39,7 +39,7 @@ extension Setting {
     /// @Setting(description: "Your name", inSettingsApp: true) var name = "guest"
     /// ```
     ///
-    /// The setting is on the page ``AppSettingsObject/settingsBundlePage()`` makes, titled by
+    /// The setting is on the page ``AppSettingsObject/settingsBundlePage(appGroup:)`` makes, titled by
     /// `description` (else its name in words), under the key `"<userDefaultsKeyPostfix>.<stored name>"`;
     /// each save writes its value there too, and what the Settings app writes there comes back
     /// through `validate:` like an assignment. See <doc:SettingsAppPage>.

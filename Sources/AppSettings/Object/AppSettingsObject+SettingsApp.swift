@@ -1,12 +1,14 @@
 import Foundation
 
 // The settings shown in the system Settings app (`@Setting(inSettingsApp: true)`): the page
-// (`settingsBundlePage()`, made in `Internal/SettingsApp`). See <doc:SettingsAppPage>.
+// (`settingsBundlePage(appGroup:)`, made in `Internal/SettingsApp`). See <doc:SettingsAppPage>.
 
 extension AppSettingsObject {
     /// The `Settings.bundle/Root.plist` page of this class's settings declared with
-    /// `inSettingsApp: true`, for the system Settings app: for the App Group of the class's
-    /// ``sharedStore`` when it is one, else for the app's own defaults.
+    /// `inSettingsApp: true`, for the system Settings app: for the App Group `appGroup`, else the
+    /// App Group of the class's ``sharedStore`` when it is one, else for the app's own defaults.
+    /// A page for an App Group names it in `ApplicationGroupContainerIdentifier`, so that the
+    /// Settings app reads and writes the group's preferences.
     ///
     /// One element per shown setting, in declaration order (Apple's Settings Application Schema:
     /// `PreferenceSpecifiers`), keyed `"<userDefaultsKeyPostfix>.<stored name>"`, titled by its
@@ -24,24 +26,14 @@ extension AppSettingsObject {
     ///     .write(to: URL(fileURLWithPath: "Settings.bundle/en.lproj/Root.strings"))
     /// ```
     ///
+    /// - Parameter appGroup: The App Group's identifier (`group.com.example.app`) for settings kept
+    ///   in its suite (``AppSettingsStore/appGroup(_:)``).
     /// - Returns: The page as an XML property list.
-    /// - Throws: ``AppSettingsError/invalidSuiteName(name:reason:)`` when the class's
-    ///   ``sharedStore`` is a suite the Settings app never writes (it writes the app's own defaults
-    ///   or an App Group's suite).
-    public static func settingsBundlePage() throws(AppSettingsError) -> Data {
-        try SettingsBundlePage.document(of: self, appGroup: nil)
-    }
-
-    /// The `Settings.bundle/Root.plist` page for settings kept in an App Group's suite
-    /// (``AppSettingsStore/appGroup(_:)``): as ``settingsBundlePage()``, naming the group in
-    /// `ApplicationGroupContainerIdentifier`, so that the Settings app reads and writes the
-    /// group's preferences.
-    ///
-    /// - Parameter appGroup: The App Group's identifier (`group.com.example.app`).
-    /// - Returns: The page as an XML property list.
-    /// - Throws: ``AppSettingsError/invalidSuiteName(name:reason:)`` when `appGroup` is no App
-    ///   Group's identifier (`group.<name>`), or the class's ``sharedStore`` is another suite.
-    public static func settingsBundlePage(appGroup: String) throws(AppSettingsError) -> Data {
+    /// - Throws: ``AppSettingsError/invalidSuiteName(name:reason:)`` when the Settings app's values
+    ///   could never reach the class's set: its ``sharedStore`` is a suite that is no App Group's or
+    ///   another group (the Settings app writes the app's own defaults or the group the page
+    ///   names), or `appGroup` is no App Group's identifier (`group.<name>`).
+    public static func settingsBundlePage(appGroup: String? = nil) throws(AppSettingsError) -> Data {
         try SettingsBundlePage.document(of: self, appGroup: appGroup)
     }
 

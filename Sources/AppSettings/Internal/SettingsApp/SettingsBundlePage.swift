@@ -224,8 +224,8 @@ extension SettingsBundlePage {
         return items(postfix: object.binding.key.postfix, properties: object.forms.schemaProperties())
     }
 
-    /// The page of `settingsClass` (``AppSettingsObject/settingsBundlePage()``), for the App Group
-    /// `appGroup` or else the one of the class's `sharedStore`, else for the app's own defaults.
+    /// The page of `settingsClass` (``AppSettingsObject/settingsBundlePage(appGroup:)``), for the App
+    /// Group `appGroup` or else the one of the class's `sharedStore`, else for the app's own defaults.
     ///
     /// - Throws: ``AppSettingsError/invalidSuiteName(name:reason:)`` when the page's values could
     ///   never reach the class's store: the Settings app writes the app's own defaults or the App

@@ -36,29 +36,49 @@ func row(_ name: String, _ value: Any, _ source: SettingSource) {
 }
 
 /// Sets one setting from text, through `update(fromJSON:)`: each value read by the setting's
-/// declared type, with the same validation as in code. The text is a JSON value (`0.9`, `true`,
-/// `null`, `["a", "b"]`, `{"muted": true}` for the nested `audio`, `{"width": 640, "height": 480}`
-/// for the `Codable` `window`); anything else is taken as a string (`dark`), and `nil` as `null`.
+/// declared type, with the same validation as in code. The text is a JSON value, put into the
+/// document as written, so that numbers are read exactly (`0.9`, `true`, `null`, `["a", "b"]`,
+/// `{"muted": true}` for the nested `audio`, `{"width": 640, "height": 480}` for the `Codable`
+/// `window`); anything else is taken as a string (`dark`), and `nil` as `null`.
 func set(_ name: String, _ text: String) {
     guard settings.settingNames.contains(name) else {
         fail("no setting '\(name)'; settings: \(settings.settingNames.joined(separator: ", "))")
     }
-    let value: Any
-    if text == "nil" {
-        value = NSNull()
-    } else if let json = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) {
-        value = json
-    } else {
-        value = text
+    func quoted(_ text: String) -> String {
+        (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
+    let value = text == "nil" ? "null" : text
     do {
-        let document = try JSONSerialization.data(withJSONObject: [name: value], options: .fragmentsAllowed)
-        try settings.update(fromJSON: document)
+        do {
+            try settings.update(fromJSON: Data("{\(quoted(name)): \(value)}".utf8))
+        } catch AppSettingsError.malformedJSON {
+            // Not JSON: the text itself.
+            try settings.update(fromJSON: Data("{\(quoted(name)): \(quoted(text))}".utf8))
+        }
         try settings.synchronizeToUserDefaults()
     } catch {
         fail("\(error)")
     }
     print("\(name) = \(settings.dictionaryRepresentation()[name] ?? "nil") (synchronized)")
+}
+
+let usage = """
+    usage: swift run Example [show]          the settings, each with where its value comes from
+           swift run Example set NAME VALUE  sets one setting (JSON: 0.9, true, null, ["a"]; or text) and saves
+           swift run Example revert          changes soundLevel unsaved, then goes back to what is stored
+           swift run Example reset           puts back the developer defaults and saves
+           swift run Example tour            every capability, on a scratch suite it removes
+           swift run Example --help          this text
+
+    Overrides, never saved: swift run Example -ExampleSettings.soundLevel 0.2, or
+    EXAMPLE_SETTINGS_THEME=dark swift run Example. The stored set: swift run appsettings dump --suite Example.
+
+    """
+
+// Help is asked for first: `-h` and `--help` are no `-key value` pair.
+if CommandLine.arguments.dropFirst().contains(where: { ["--help", "-h", "help"].contains($0) }) {
+    print(usage, terminator: "")
+    exit(0)
 }
 
 // The command, without the `-key value` pairs that UserDefaults and the overrides read.
@@ -100,5 +120,5 @@ case "tour":
     guard arguments.count == 1 else { fail("'tour' takes no arguments") }
     await Tour.run()
 default:
-    fail("unknown command '\(arguments[0])'; use show, set NAME VALUE, revert, reset or tour")
+    fail("unknown command '\(arguments[0])'; use show, set NAME VALUE, revert, reset or tour (see --help)")
 }

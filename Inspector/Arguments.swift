@@ -56,3 +56,36 @@ struct Arguments {
         return operands
     }
 }
+
+/// The setting names of a set's values (the inspector's form): each stored name, and the dotted
+/// paths into nested objects.
+func settingNames(in values: [String: Any], prefix: String = "") -> [String] {
+    values.keys.sorted().filter { !$0.hasPrefix("$") }.flatMap { name -> [String] in
+        guard let nested = values[name] as? [String: Any] else { return [prefix + name] }
+        return [prefix + name] + settingNames(in: nested, prefix: prefix + name + ".")
+    }
+}
+
+/// What to add to "no setting 'volum'", in parentheses: the names near it (the same but for case, or at most two
+/// letters changed, added or left out), else the set's names (the first 20).
+func nearNamesText(_ name: String, among names: [String]) -> String {
+    func distance(_ left: [Character], _ right: [Character]) -> Int {
+        var previous = Array(0...right.count)
+        for (index, character) in left.enumerated() {
+            var current = [index + 1]
+            for (other, otherCharacter) in right.enumerated() {
+                current.append(
+                    min(
+                        previous[other + 1] + 1, current[other] + 1,
+                        previous[other] + (character == otherCharacter ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[right.count]
+    }
+    let lowered = Array(name.lowercased())
+    let near = names.filter { distance(lowered, Array($0.lowercased())) <= min(2, max(1, name.count / 3)) }
+    if !near.isEmpty { return " (did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?)" }
+    guard !names.isEmpty else { return "" }
+    return " (its settings: " + names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", ..." : "") + ")"
+}

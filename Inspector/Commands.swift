@@ -45,7 +45,9 @@ func get(_ arguments: ArraySlice<String>) {
     let setting = options.operands(["SETTING"], for: "get")[0]
     let set = storedSet(options, for: "get")
     guard let value = value(of: setting, in: set.values) else {
-        fail("the set under '\(set.key)' has no setting '\(setting)'")
+        fail(
+            "the set under '\(set.key)' has no setting '\(setting)'"
+                + nearNamesText(setting, among: settingNames(in: set.values)))
     }
     if let string = value as? String {
         print(string)
@@ -62,8 +64,33 @@ func set(_ arguments: ArraySlice<String>) {
         try StoredSettingsEditor.setValue(
             operands[1], forSetting: operands[0], userDefaults: set.userDefaults, key: set.key)
     } catch {
-        fail(error.description)
+        fail(refusal(error, values: set.values))
     }
+    noteCheckedByApp([operands[0]], set: set)
+}
+
+/// A refusal's text; a name that is no setting with the names near it.
+func refusal(_ error: AppSettingsError, values: [String: Any]) -> String {
+    guard case .unknownSetting(_, let setting) = error else { return error.description }
+    let near = nearNamesText(setting, among: settingNames(in: values))
+    let ending = "; nothing was changed"
+    let text = error.description
+    return text.hasSuffix(ending) ? text.dropLast(ending.count) + near + ending : text + near
+}
+
+/// Says, on standard error, which of the settings stored are checked by the app's `validate:`
+/// too: the tool cannot run it, and the app may change the value at its next load.
+func noteCheckedByApp(_ settings: [String], set: (userDefaults: UserDefaults, key: String, values: [String: Any])) {
+    guard let data = set.userDefaults.data(forKey: set.key),
+        let checked = try? StoredSettingsInspector.settingsCheckedByApp(ofArchive: data, key: set.key)
+    else { return }
+    let stored = settings.filter { setting in checked.contains { setting == $0 || setting.hasPrefix($0 + ".") } }
+    guard !stored.isEmpty else { return }
+    let names = stored.map { "'\($0)'" }.joined(separator: ", ")
+    FileHandle.standardError.write(
+        Data(
+            ("appsettings: note: \(names) \(stored.count == 1 ? "is" : "are") checked by the app's validate: rule too, "
+                + "which the tool cannot run: the app may change what was stored at its next load\n").utf8))
 }
 
 func remove(_ arguments: ArraySlice<String>) {
@@ -79,7 +106,12 @@ func remove(_ arguments: ArraySlice<String>) {
         let backupKey = try StoredSettingsEditor.removeSet(userDefaults: defaults, key: fullKey)
         print("removed '\(fullKey)'; its bytes are kept under '\(backupKey)'")
     } catch {
-        fail(error.description)
+        // As `get` says it: the sets there are.
+        guard !stored.contains(fullKey) else { fail(error.description) }
+        fail(
+            "\(error.description); "
+                + (stored.isEmpty
+                    ? "the suite holds no settings set" : "its sets: \(stored.sorted().joined(separator: ", "))"))
     }
 }
 
@@ -108,7 +140,10 @@ func importDocument(_ arguments: ArraySlice<String>) {
             userDefaults: set.userDefaults,
             key: set.key)
     } catch {
-        fail("\(path): \(error.description)")
+        fail("\(path): \(refusal(error, values: set.values))")
+    }
+    if let object = try? StoredSettingsEditor.jsonObject(ofDocument: document) {
+        noteCheckedByApp(object.keys.sorted(), set: set)
     }
 }
 

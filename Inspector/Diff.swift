@@ -22,17 +22,15 @@ func diff(_ arguments: ArraySlice<String>) {
     exit(lines.isEmpty ? 0 : 1)
 }
 
-/// A document of one set (what `export` prints); a trouble exits with status 2.
+/// A document of one set (what `export` prints), read as `import` reads it; a trouble exits with
+/// status 2.
 private func document(atPath path: String) -> [String: Any] {
     let data = contents(ofFile: path, limit: StoredSettingsEditor.maximumDocumentByteCount, status: 2)
-    let object: Any
     do {
-        object = try JSONSerialization.jsonObject(with: data, options: [])
+        return try StoredSettingsEditor.jsonObject(ofDocument: data)
     } catch {
-        fail("\(path): not JSON (\((error as NSError).localizedDescription))", status: 2)
+        fail("\(path): \(error.description)", status: 2)
     }
-    guard let document = object as? [String: Any] else { fail("\(path): not a JSON object of settings", status: 2) }
-    return document
 }
 
 /// One line per difference, by sorted name; objects present on both sides are compared entry by

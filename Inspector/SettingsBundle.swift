@@ -22,6 +22,13 @@ func settingsBundle(_ arguments: ArraySlice<String>) {
             "the set under '\(set.key)' carries no schema: it was stored by a version of AppSettings that "
                 + "did not describe settings (the app's next save adds it)")
     }
+    // A page with no element is no page: the set declares no setting `inSettingsApp: true`.
+    let root = try? PropertyListSerialization.propertyList(from: files.page, format: nil) as? [String: Any]
+    if (root?["PreferenceSpecifiers"] as? [Any])?.isEmpty == true {
+        fail(
+            "the set under '\(set.key)' shows no setting in the Settings app (the app declares none with "
+                + "@Setting(inSettingsApp: true)); no page was written")
+    }
     let bundle = URL(fileURLWithPath: output).appendingPathComponent("Settings.bundle")
     for (file, contents) in [("Root.plist", files.page), ("en.lproj/Root.strings", files.strings)] {
         let url = bundle.appendingPathComponent(file)

@@ -11,12 +11,18 @@ document per line, and each verdict names its line number from 1 ("valid 3"). Ex
 the schema is a valid schema (whatever the documents), 3 when the jsonschema package is missing,
 1 otherwise.
 
+Numbers are read exactly, as JSON Schema defines them (mathematical values, not floating point):
+decimals as Python's Decimal, so that `1.00000000000000000001` is no integer and
+`3.40282350000000001e38` is above a maximum of `3.4028235e+38`; an integer-valued decimal (`5.0`,
+`1.234567890123456789e18`) is an integer.
+
 Besides draft 2020-12, the two keywords the schemas give a date's range in, `formatMinimum` and
 `formatMaximum` (from the vocabulary of the ajv-formats validator; draft 2020-12 leaves date
 ranges to such extensions), are checked, with Python's own ISO 8601 reader: a date-time string
 earlier than formatMinimum or later than formatMaximum is invalid.
 """
 import datetime
+import decimal
 import json
 import sys
 
@@ -54,13 +60,31 @@ def date_bound(is_minimum):
     return check
 
 
+def is_integer(checker, instance):
+    """An integer, or a number whose exact value is one (`5.0`, `5e0`)."""
+    if isinstance(instance, bool):
+        return False
+    if isinstance(instance, int):
+        return True
+    if isinstance(instance, float):
+        return instance.is_integer()
+    return isinstance(instance, decimal.Decimal) and instance.is_finite() and instance == instance.to_integral_value()
+
+
 def make_validator(schema):
     jsonschema.Draft202012Validator.check_schema(schema)
+    types = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer)
     extended = jsonschema.validators.extend(
         jsonschema.Draft202012Validator,
         {"formatMinimum": date_bound(True), "formatMaximum": date_bound(False)},
+        type_checker=types,
     )
     return extended(schema)
+
+
+def read(text):
+    """A JSON value with its numbers exact (decimals as Decimal)."""
+    return json.loads(text, parse_float=decimal.Decimal)
 
 
 def verdict(validator, document):
@@ -76,17 +100,17 @@ def main(arguments):
         print(__doc__, file=sys.stderr)
         return 2
     with open(arguments[0], encoding="utf-8") as file:
-        schema = json.load(file)
+        schema = read(file.read())
     validator = make_validator(schema)
     if lines:
         with open(arguments[1], encoding="utf-8") as file:
             for number, line in enumerate(file, start=1):
-                problem = verdict(validator, json.loads(line))
+                problem = verdict(validator, read(line))
                 print(f"invalid {number}{problem}" if problem else f"valid {number}")
         return 0
     for path in arguments[1:]:
         with open(path, encoding="utf-8") as file:
-            document = json.load(file)
+            document = read(file.read())
         problem = verdict(validator, document)
         print(f"invalid {path}{problem}" if problem else f"valid {path}")
     return 0

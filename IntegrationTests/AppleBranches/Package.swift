@@ -51,7 +51,7 @@ let package = Package(
                 // the stand-ins' notices do not leave the process.
                 "Processes",  // the folder, whole: each of its tests starts the test host
                 "Tool/InspectorCommandTests.swift", "Tool/SettingsToolTests.swift", "Tool/ToolValueTests.swift",
-                "Tool/ToolSchemaTests.swift", "SettingsApp/SettingsAppToolTests.swift",
+                "Tool/ToolSchemaTests.swift", "Tool/ToolWordsTests.swift", "SettingsApp/SettingsAppToolTests.swift",
                 // The schema against Python's validator and the tool: a second process, and the
                 // tool's module (the schema itself is checked on the model by SchemaTests).
                 "Documents/SchemaValidatorTests.swift",

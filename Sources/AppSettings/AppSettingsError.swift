@@ -60,8 +60,9 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A JSON document names a setting that the settings set under `key` does not have (a path
     /// such as `audio.level` inside a nested settings object); nothing was changed.
     case unknownSetting(key: String, setting: String)
-    /// A value of a JSON document does not fit its setting: `found` is the value as JSON text;
-    /// nothing was changed.
+    /// A value does not fit its setting (in a JSON document, or given to the `appsettings` tool):
+    /// `found` is the value as it was written, `expected` what the setting's declaration accepts
+    /// (`an integer in 1...10`); nothing was changed.
     case invalidJSONValue(setting: String, expected: String, found: String)
     /// A synced setting's value was not sent to the cloud key-value store under the cloud key `key`:
     /// it is over one of iCloud's limits, or iCloud refused it. The value is stored on this device
@@ -118,7 +119,7 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
         case .unknownSetting(let key, let setting):
             "the settings under '\(key)' have no setting '\(setting)'; nothing was changed"
         case .invalidJSONValue(let setting, let expected, let found):
-            "JSON value for '\(setting)' is \(found), expected \(expected); nothing was changed"
+            "the value for '\(setting)' is \(found), expected \(expected); nothing was changed"
         case .cloudValueRefused(let key, let setting, let reason):
             "setting '\(setting)' is stored on this device but not synced under the iCloud key '\(key)': \(reason)"
         case .cloudValueUnreadable(let key, let setting, let reason):

@@ -64,7 +64,9 @@ extension Setting {
     ) where Value: SettingsAppValue {
         self.init(
             declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs, rules: validate,
-            schema: SettingRules(description: description, settingsApp: inSettingsApp ? SettingsAppEntry() : nil))
+            schema: SettingRules(
+                description: description, settingsApp: inSettingsApp ? SettingsAppEntry() : nil,
+                checkedByApp: validate != nil))
     }
 
     /// Declares a choice shown in the system Settings app (when `inSettingsApp` is `true`) as a
@@ -101,7 +103,8 @@ extension Setting {
         self.init(
             declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs, rules: validate,
             schema: SettingRules(
-                description: description, settingsApp: inSettingsApp ? SettingsAppEntry(choiceTitles: titles) : nil))
+                description: description, settingsApp: inSettingsApp ? SettingsAppEntry(choiceTitles: titles) : nil,
+                checkedByApp: validate != nil))
     }
 
     /// Declares a number in `range` shown in the system Settings app (when `inSettingsApp` is
@@ -111,9 +114,10 @@ extension Setting {
     /// @Setting(in: 0...1, description: "Sound level", inSettingsApp: true) var soundLevel: Float = 0.7
     /// ```
     ///
-    /// What the slider writes (a real number) is rounded for an integer setting and clamped into
-    /// `range`, as an assignment is. Apple's slider element has no title: the page puts the slider
-    /// under a group titled by the description.
+    /// What the slider writes (a real number) is rounded for an integer setting; a value outside
+    /// `range` (or NaN), which no slider writes, is not taken but listed in
+    /// ``AppSettingsObject/ignoredSettingsAppValues``. Apple's slider element has no title: the page
+    /// puts the slider under a group titled by the description.
     ///
     /// - Parameters:
     ///   - wrappedValue: The developer default, clamped into `range`: the page's `DefaultValue`.
@@ -139,7 +143,7 @@ extension Setting {
             rules: clamping(then: validate) { range.clamping($0) }, isInRange: { range.contains($0) },
             schema: SettingRules(
                 range: Value.schemaRange(range), description: description,
-                settingsApp: inSettingsApp ? SettingsAppEntry() : nil))
+                settingsApp: inSettingsApp ? SettingsAppEntry() : nil, checkedByApp: validate != nil))
     }
 }
 

@@ -48,7 +48,9 @@ public struct Setting<Value: SettingValue> {
         syncs: Bool = false,
         validate: (@Sendable (Value) -> Value)? = nil
     ) {
-        self.init(declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs, rules: validate)
+        self.init(
+            declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs, rules: validate,
+            schema: SettingRules(checkedByApp: validate != nil))
     }
 
     /// Declares a setting with a description, for its JSON Schema and managed-configuration spec.
@@ -76,7 +78,7 @@ public struct Setting<Value: SettingValue> {
     ) {
         self.init(
             declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs, rules: validate,
-            schema: SettingRules(description: description))
+            schema: SettingRules(description: description, checkedByApp: validate != nil))
     }
 
     /// Declares a setting whose value always lies in `range`.
@@ -115,7 +117,8 @@ public struct Setting<Value: SettingValue> {
         self.init(
             declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs,
             rules: clamping(then: validate) { range.clamping($0) }, isInRange: { range.contains($0) },
-            schema: SettingRules(range: Value.schemaRange(range), description: description))
+            schema: SettingRules(
+                range: Value.schemaRange(range), description: description, checkedByApp: validate != nil))
     }
 
     /// Declares an optional setting whose value, when there is one, always lies in `range`.
@@ -149,7 +152,8 @@ public struct Setting<Value: SettingValue> {
             declared: wrappedValue, storedName, legacyKey: legacyKey, syncs: syncs,
             rules: clamping(then: validate) { $0.map { range.clamping($0) } },
             isInRange: { $0.map { range.contains($0) } ?? true },
-            schema: SettingRules(range: Bound.schemaRange(range), description: description))
+            schema: SettingRules(
+                range: Bound.schemaRange(range), description: description, checkedByApp: validate != nil))
     }
 
     /// Where every initializer ends: the slot, holding the declared value passed through the

@@ -52,11 +52,17 @@ public enum StoredSettingsEditor {
             // (a `String?` holding a string included).
             let isNil = text == "null" && context.isOptional(path)
             let value = isNil ? .null : jsonValue(text: text, like: template)
-            // What the set's schema refuses is refused in the app's words (`update(fromJSON:)`'s);
-            // then the value is typed like the stored one.
-            try context.check(value, at: path)
-            let typed = isNil ? .null : try typed(value, like: template, merging: true, strict: true, setting: setting)
-            entries = StoredValue.setting(typed, at: path, in: entries, creatingDictionaries: false)
+            // What the set's schema refuses is refused in the app's words (`update(fromJSON:)`'s),
+            // naming the value as it was given; then the value is typed like the stored one.
+            let typedValue: StoredValue
+            do {
+                try context.check(value, at: path, merging: true)
+                typedValue =
+                    isNil ? .null : try typed(value, like: template, merging: true, strict: true, setting: setting)
+            } catch AppSettingsError.invalidJSONValue(setting, let expected, _) {
+                throw AppSettingsError.invalidJSONValue(setting: setting, expected: expected, found: text)
+            }
+            entries = StoredValue.setting(typedValue, at: path, in: entries, creatingDictionaries: false)
         }
     }
 
@@ -107,7 +113,7 @@ public enum StoredSettingsEditor {
                 guard let template = entries[name] else {
                     throw AppSettingsError.unknownSetting(key: key, setting: name)
                 }
-                try context.check(value, at: [name])
+                try context.check(value, at: [name], merging: !replacingAll)
                 result[name] = try typed(value, like: template, merging: !replacingAll, setting: name)
             }
             entries = result
@@ -188,6 +194,13 @@ extension StoredSettingsEditor {
     /// `limit` bytes, before anything is parsed; the error's text (`"\(error)"`) names `name`.
     public static func contents(of descriptor: Int32, named name: String, limit: Int) throws -> Data {
         try StoredSets.contents(of: descriptor, named: name, limit: limit)
+    }
+
+    /// A JSON document's object (`$schemaVersion` included), read as ``update(fromJSON:replacingAll:userDefaults:key:)``
+    /// reads it (numbers exactly, a name given twice refused, errors with line and column), in the
+    /// form `JSONSerialization` gives: for `appsettings diff`.
+    public static func jsonObject(ofDocument data: Data) throws(AppSettingsError) -> [String: Any] {
+        try StoredSets.jsonObject(ofDocument: data)
     }
 
     /// Throws ``AppSettingsError/invalidSuiteName(name:reason:)`` for a suite name the library

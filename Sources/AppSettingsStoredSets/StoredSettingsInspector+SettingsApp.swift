@@ -26,6 +26,16 @@ extension StoredSettingsInspector {
     }
 }
 
+@_spi(AppSettingsTool)
+extension StoredSettingsInspector {
+    /// The settings of a stored set whose declaration has a `validate:` rule, which only the app
+    /// runs (the schema the set carries says so; none for a set without one): a value the tool
+    /// stores for one may be changed at the app's next load.
+    public static func settingsCheckedByApp(ofArchive data: Data, key: String) throws(AppSettingsError) -> [String] {
+        StoredSets.settingsCheckedByApp(of: try storedSetWithSchema(data, key: key))
+    }
+}
+
 extension StoredSettingsInspector {
     /// A stored set with its `$schema`; unreadable bytes are ``AppSettingsError/unreadableArchive(key:settings:reason:)``.
     static func storedSetWithSchema(_ data: Data, key: String) throws(AppSettingsError) -> SettingsCodec.StoredSet {

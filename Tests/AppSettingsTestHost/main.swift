@@ -30,6 +30,9 @@
 //                                                           backup of the set's key, synchronized
 //     AppSettingsTestHost others <suite> <postfix> <n>       `others=<found>/<n> backups=<found>/1`, read
 //                                                           from the domain file as it is on disk
+//     AppSettingsTestHost shown-save <suite> - <name> <count>  saves `ShownHostSettings` with that
+//                                                           name and count (shown settings beside one
+//                                                           that is not), prints `ok`
 //     AppSettingsTestHost overrides <suite> <postfix> [assign]  JSON: the `OverrideSettings` as read,
 //                                                           each one's source, the ignored overrides and
 //                                                           what is stored; `assign` first sets soundLevel
@@ -141,6 +144,14 @@ case "sync-loop":
         say("\(next)")
         next += 1
     }
+
+case "shown-save":
+    guard arguments.count > 5, let count = Int(arguments[5]) else { fail("shown-save needs a name and a count") }
+    let settings = ShownHostSettings(userDefaults: userDefaults)
+    settings.name = arguments[4]
+    settings.count = count
+    do { try settings.synchronizeToUserDefaults() } catch { fail("synchronize failed: \(error)") }
+    say("ok")
 
 case "fields":
     say(HostSettings(userDefaults: userDefaults).fieldsLine)

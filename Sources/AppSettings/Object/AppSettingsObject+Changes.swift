@@ -26,60 +26,54 @@ extension Announcer {
     /// is told to the parent (which has an unsaved change then) but not to observers, unless
     /// `hidingOverridden` is `false` (the override itself changed).
     ///
-    /// Deliveries are serialized per object, outside the lock: when another thread is delivering
-    /// this object's announcements, this one is queued for it and this call returns (as does one
-    /// made from an observer while it is told). The parent is told at once, on this thread.
+    /// Deliveries are made one thread at a time per object, outside the lock, and coalesced: a
+    /// change made while another thread delivers (or from an observer, or in a transaction) waits,
+    /// merged, for its next delivery (``Announcements``). The parent is told at once, on this thread.
     func announce(_ indices: [Int], propagatesToParent: Bool = true, hidingOverridden: Bool = true) {
         guard !indices.isEmpty else { return }
         // Read once: every assignment comes here, and each `slots` of a part is the object's.
         let slots = object.slots
-        let (parent, seen, delivers) = object._state.withLock { state in
+        let (parent, seen, first) = object._state.withLock { state in
             let hidden = hidingOverridden && indices.contains { slots[$0].overrideSource != nil }
             let seen = hidden ? indices.filter { slots[$0].overrideSource == nil } : indices
-            let deferred = state.announcements.holdBack(seen)
-            let continuations = state.announcements.listeners
-            let delivers = state.announcements.queue { [self] in
-                deliver(seen, notifying: deferred ? [] : continuations, posting: !deferred)
-            }
-            return (state.parent?.object, seen, delivers)
+            return (state.parent?.object, seen, state.announcements.delivery(of: seen))
         }
-        if delivers {
-            while let delivery = object._state.withLock({ $0.announcements.nextDelivery() }) { delivery() }
-        }
+        deliver(first)
         if propagatesToParent, let parent, indices.contains(where: { !slots[$0].isConstant }) {
             parent.announcer.nestedObjectDidChange(object, seen: !seen.isEmpty)
         }
     }
 
-    /// Tells Observation of the settings at `seen`, then, when `posting`, posts the notification
-    /// and yields to `continuations`. Called with no lock held, by one thread at a time.
-    private func deliver(
-        _ seen: [Int], notifying continuations: [AsyncStream<AppSettingsChange>.Continuation], posting: Bool
-    ) {
+    /// Makes `first`, then the changes merged meanwhile, until none waits. For each: Observation
+    /// told of its settings, then the notification and its listeners. Called with no lock held, by
+    /// the one thread ``Announcements/delivery(of:)`` chose.
+    private func deliver(_ first: Delivery?) {
         let object = object
         let slots = object.slots
-        for index in seen {
-            object._registrar.willSet(object, keyPath: slots[index].observationKeyPath)
-            object._registrar.didSet(object, keyPath: slots[index].observationKeyPath)
+        var next = first
+        while let (seen, listeners) = next {
+            for index in seen {
+                object._registrar.willSet(object, keyPath: slots[index].observationKeyPath)
+                object._registrar.didSet(object, keyPath: slots[index].observationKeyPath)
+            }
+            // One setting (every assignment): its notification's userInfo is made once.
+            let single = seen.count == 1 ? slots[seen[0]] : nil
+            let names = single.map { [$0.name] } ?? seen.sorted().map { slots[$0].name }
+            NotificationCenter.default.post(
+                name: AppSettingsObject.didChangeNotification,
+                object: object,
+                userInfo: single?.changeUserInfo ?? [AppSettingsObject.changedSettingNamesKey: names]
+            )
+            for continuation in listeners { continuation.yield(.settingsChanged(names)) }
+            next = object._state.withLock { $0.announcements.nextDelivery() }
         }
-        guard posting, !seen.isEmpty else { return }
-        // One setting (every assignment): its notification's userInfo is made once.
-        let single = seen.count == 1 ? slots[seen[0]] : nil
-        let names = single.map { [$0.name] } ?? seen.sorted().map { slots[$0].name }
-        NotificationCenter.default.post(
-            name: AppSettingsObject.didChangeNotification,
-            object: object,
-            userInfo: single?.changeUserInfo ?? [AppSettingsObject.changedSettingNamesKey: names]
-        )
-        for continuation in continuations { continuation.yield(.settingsChanged(names)) }
     }
 
-    /// Runs `body`, then posts one notification for every setting that changed during it.
+    /// Runs `body`, then announces every setting that changed during it once, in one notification.
     func inTransaction(_ body: () -> Void) {
         _state.withLock { $0.announcements.beginTransaction() }
         body()
-        let changed = _state.withLock { $0.announcements.endTransaction() }
-        if !changed.isEmpty { announce(changed, hidingOverridden: false) }
+        deliver(_state.withLock { $0.announcements.endTransaction() })
     }
 }
 

@@ -21,18 +21,23 @@ extension AppSettingsObject {
             try parent.resetToUserDefaults()
             return
         }
-        let error = ledger.replaceValues(as: .storedState) { scratch in
-            scratch.resetToDeveloperDefaults()
-            defer { scratch.settingsApp.takeWrittenValues(refresh: false) }
-            return scratch.ledger.loadStoredState(refresh: true)
-        }
-        // Managed configuration is read again too (on Linux nothing else tells when it changed).
-        overrides.refreshManagedConfiguration()
-        if let error { throw error }
+        try HeldLocks.call("resetToUserDefaults()") { [self] in try ledger.revertToStoredSet() }
     }
 }
 
 extension SettingsLedger {
+    /// Reloads what is stored into a scratch copy and takes it in one step; managed configuration
+    /// is read again too (on Linux nothing else tells when it changed).
+    func revertToStoredSet() throws {
+        let error = replaceValues(as: .storedState) { scratch in
+            scratch.resetToDeveloperDefaults()
+            defer { for replica in scratch.ledger.replicas() { replica.loaded() } }
+            return scratch.ledger.loadStoredState(refresh: true)
+        }
+        overrides.refreshManagedConfiguration()
+        if let error { throw error }
+    }
+
     /// Throws the reason this object's class or key cannot be stored at all.
     func checkStorable() throws {
         if let error = object.binding.layout.error { throw error }
@@ -49,7 +54,8 @@ extension SettingsLedger {
         if let error = loadStoredState(refresh: false) {
             Log.error("\(type(of: object)): \(error)")
         }
-        settingsApp.takeWrittenValues(refresh: false)
+        // What a replica changed since its base is taken as assignments made now.
+        for replica in replicas() { replica.loaded() }
     }
 
     /// Loads what is stored into this object, which nobody else can see yet (an initializing
@@ -181,7 +187,7 @@ extension SettingsLedger {
     private func decode(_ data: Data, into stored: inout StoredBase) -> AppSettingsError? {
         let settings = codec.readStoredSettings(data)
         stored.schemaVersion = settings.schemaVersion
-        stored.syncRecord = settings.syncRecord
+        stored.records = settings.records
         guard let entries = settings.entries else { return settings.error }
         stored.values = entries
         var problems = settings.problems
@@ -264,6 +270,8 @@ extension StoredValue {
         case .null: NSNull()
         case .array(let values), .set(let values): values.map(\.migrationValue)
         case .dictionary(let values): values.mapValues(\.migrationValue)
+        // As `JSONSerialization` gives a number: an integer, or the `Double` nearest it.
+        case .numberText: withNumberTextRead.propertyListValue ?? NSNull()
         default: propertyListValue ?? NSNull()
         }
     }

@@ -11,7 +11,8 @@ extension AppSettingsObject {
     ///
     /// One assignment posts one notification; ``synchronizeToUserDefaults()`` posts none,
     /// and ``resetToUserDefaults()``, ``resetToDeveloperDefaults()``, ``removeFromUserDefaults()``
-    /// and ``update(from:)`` post one naming every setting whose value changed.
+    /// and ``update(from:)`` post one naming every setting whose value changed. Changes made while
+    /// another thread announces this object's are merged into one notification, once it is done.
     public static let didChangeNotification = Notification.Name("AppSettingsObjectDidChange")
 
     /// Posted on `NotificationCenter.default`, with a settings object as `object`, when another
@@ -33,9 +34,10 @@ extension AppSettingsObject {
     /// }
     /// ```
     ///
-    /// Each access returns a new sequence that receives the changes after it was made. A
-    /// consumer that falls behind keeps the newest 64 events and never blocks a setter. The
-    /// sequence does not keep the object alive; it ends when the object goes away.
+    /// Each access returns a new sequence that receives the changes after it was made (merged as
+    /// ``didChangeNotification`` says). A consumer that falls behind keeps the newest 64 events and
+    /// never blocks a setter. The sequence does not keep the object alive; it ends when the object
+    /// goes away.
     public final var changes: AsyncStream<AppSettingsChange> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: AppSettingsChange.self,

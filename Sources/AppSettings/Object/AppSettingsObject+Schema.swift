@@ -28,15 +28,21 @@ extension AppSettingsObject {
     /// every export is checked against it. The tests generate documents from the schema and hold
     /// an independent validator and the import to the same verdict on each.
     ///
+    /// A `Codable` value is an object of the members its `init(from:)` reads from its encoded
+    /// developer default (each of its type; one read only when present optional), and no others;
+    /// a part no reading describes says so in a `$comment` and takes any value. Each `default` is
+    /// what a new object holds (after ``resetToDeveloperDefaults()``).
+    ///
     /// What a schema cannot say: a `Date` range is given as `formatMinimum` and `formatMaximum`
-    /// (validators that do not know them ignore them), a `Codable` value is any JSON value, and a
-    /// `RawRepresentable` type that is not `CaseIterable` is described by its raw type alone (the
-    /// import takes only raw values that make a case: make the type `CaseIterable` to list them).
-    /// `validate:` closures and ``checkAfterDecode()`` run only in the app.
+    /// (validators that do not know them ignore them), and a `RawRepresentable` type that is not
+    /// `CaseIterable` is described by its raw type alone (the import takes only raw values that
+    /// make a case: make the type `CaseIterable` to list them). `validate:` closures and
+    /// ``checkAfterDecode()`` run only in the app: a setting with `validate:` says so in its
+    /// `$comment`.
     ///
     /// - Returns: The schema as UTF-8 JSON text, pretty printed with its keys sorted.
     public static func jsonSchema() -> Data {
-        let object = Self(userDefaults: ScratchCopyDefaults.describingClass)
+        let object = ScratchCopyDefaults.describing(self)
         // Titled by the key's postfix, which the stored set knows too (its bytes never name the class).
         return JSONSchema.document(
             properties: object.forms.schemaProperties(), title: object.binding.key.postfix, schemaVersion: schemaVersion
@@ -49,15 +55,34 @@ extension SettingsForms {
     /// objects from the objects themselves); with their developer defaults, unless told not to
     /// (the schema a save stores does not carry them).
     func schemaProperties(includingDefaults: Bool = true) -> [SchemaProperty] {
-        slots.filter { !$0.isConstant }.map { slot in
-            SchemaProperty(
-                name: slot.name,
-                node: slot.nestedObject.map { .object($0.forms.schemaProperties(includingDefaults: includingDefaults)) }
-                    ?? slot.schemaNode,
-                range: slot.rules.range,
-                description: slot.rules.description,
-                defaultValue: includingDefaults ? slot.defaultJSONForm : nil,
+        schemaProperties(defaultsFrom: includingDefaults ? developerDefaults() : nil)
+    }
+
+    /// An object of this class holding what a new one holds: its developer defaults, as the
+    /// class's `resetToDeveloperDefaults()` gives them (an override may set others than the
+    /// declared values). Made unseen, never loaded.
+    func developerDefaults() -> AppSettingsObject {
+        let fresh = ScratchCopyDefaults.describing(type(of: object))
+        fresh.resetToDeveloperDefaults()
+        return fresh
+    }
+
+    /// The properties, each default the value the same setting of `defaults` holds.
+    func schemaProperties(defaultsFrom defaults: AppSettingsObject?) -> [SchemaProperty] {
+        var defaultSlots: [String: AnySettingSlot] = [:]
+        for slot in defaults?.slots ?? [] { defaultSlots[slot.name] = slot }
+        return slots.filter { !$0.isConstant }.map { slot in
+            let reset = defaultSlots[slot.name]
+            let nested = slot.nestedObject.map {
+                SchemaNode.object($0.forms.schemaProperties(defaultsFrom: reset?.nestedObject))
+            }
+            var property = SchemaProperty(
+                name: slot.name, node: nested ?? slot.schemaNode, range: slot.rules.range,
+                description: slot.rules.description, defaultValue: reset?.storedForm?.jsonForm,
                 settingsApp: slot.settingsAppEntry)
+            property.settingsApp?.defaultValue = property.defaultValue
+            property.isCheckedByApp = slot.rules.checkedByApp
+            return property
         }
     }
 }

@@ -51,12 +51,11 @@ extension AppSettingsObject {
 }
 
 extension AnySettingSlot {
-    /// What the schema says of a setting shown in the Settings app: its position and developer
-    /// default (in the form a stored schema reads back), beside the declared titles.
+    /// What the schema says of a setting shown in the Settings app: its position, beside the
+    /// declared titles (its developer default is the schema's: `SettingsForms.schemaProperties`).
     var settingsAppEntry: SettingsAppEntry? {
         guard var entry = rules.settingsApp else { return nil }
         entry.position = index
-        entry.defaultValue = defaultJSONForm.flatMap { JSONForm.storedValue(fromJSON: JSONForm.jsonValue($0)) }
         return entry
     }
 }

@@ -6,10 +6,11 @@ import Foundation
 // - the record (`CloudRecord`, stored in the archive): per synced setting the stamp of the value
 //   stored here, the stamps iCloud refused, and the account they belong to;
 // - a save stamps each synced setting it changed past every stamp seen for it (the record's and
-//   the store's), then sends (in the save path, `written` in `AppSettingsObject+Merging.swift`)
+//   the store's), then sends (in every reconciliation, `Internal/Cloud/CloudReplica.swift`)
 //   every synced setting whose stamp is newer than the one the store's local copy holds;
-// - a pull (any change notice, `startSyncing`, `refreshFromCloud`, or a save that finds another
-//   account) compares each synced setting's stamp with the store's: the newer stamp's value wins.
+// - every reconciliation (a save; a pull: any change notice, `startSyncing`, `refreshFromCloud`, an
+//   account change) compares each synced setting's stamp with the store's: the newer stamp's value
+//   wins, under this object's unsaved changes.
 //   A cloud value with a newer stamp is taken; a local one is sent (a write iCloud discarded, or
 //   an older upload that iCloud let win by its own timestamps, is recognized and sent again).
 //
@@ -32,8 +33,8 @@ extension AppSettingsObject {
     ///   version above every version this device has seen for it, and writes it to the store. A
     ///   value the cloud would refuse is not sent; the local save goes ahead, and
     ///   ``AppSettingsChange/syncFailed(_:)`` reports it on ``changes``.
-    /// - On every change notice, here, and in ``refreshFromCloud()``, each synced setting takes
-    ///   the store's value when its version is newer, and sends its own when it is older (a
+    /// - On every change notice, here, in ``refreshFromCloud()`` and in every save, each synced
+    ///   setting not changed here takes the store's value when its version is newer, and sends its own when it is older (a
     ///   write iCloud discarded or lost is sent again). Two devices that changed a setting
     ///   without seeing each other's change end with the same one of the two values
     ///   (``AppSettingsChange/syncConflicts(_:)`` when the two versions tie). Values taken pass

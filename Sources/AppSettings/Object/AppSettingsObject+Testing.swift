@@ -35,7 +35,7 @@ package struct TestingHooks: ObjectPart {
         return codec.archive(
             try codec.encodedSettings(snapshot),
             schemaVersion: snapshot.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion),
-            syncRecord: snapshot.stored.syncRecord, includingSchema: false)
+            records: snapshot.stored.records, includingSchema: false)
     }
 
     /// What the store holds under this object's key, read as a load reads it. For the

@@ -66,7 +66,9 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// - Parameter userDefaults: Where the set is stored: `.standard`, or a suite for an app
     ///   group or a separate set.
     public required init(userDefaults: UserDefaults = .standard) {
-        if let scratch = userDefaults as? ScratchCopyDefaults {
+        if let scratch = userDefaults as? ScratchCopyDefaults
+            ?? (ScratchCopyDefaults.isDescribing ? ScratchCopyDefaults.describingClass : nil)
+        {
             // A scratch copy (`makeScratchCopy`): bound to the live object's store, never
             // loaded, overridden or published.
             self.userDefaults = scratch.store.userDefaults

@@ -48,7 +48,7 @@ final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Obj
     /// objects; a nested `@Setting` is read in place by ``AppSettingsObject/update(fromJSON:replacingAll:)``).
     override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
         guard case .dictionary(let entries) = value else { return value }
-        let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
+        let object = ScratchCopyDefaults.describing(Object.self)
         do {
             return .dictionary(try object.forms.storedEntries(fromJSONForm: entries, key: object.userDefaultsKey))
         } catch {
@@ -58,7 +58,7 @@ final class SettingsObjectWitness<Object: AppSettingsObject>: SettingWitness<Obj
 
     /// An object of the class's settings.
     override var schemaNode: SchemaNode {
-        let object = Object(userDefaults: ScratchCopyDefaults.describingClass)
+        let object = ScratchCopyDefaults.describing(Object.self)
         return .object(object.forms.schemaProperties())
     }
 }

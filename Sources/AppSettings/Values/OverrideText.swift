@@ -21,8 +21,8 @@ enum OverrideText {
     }
 
     /// The structure `text` holds as a property list (XML, or the old-style text the argument
-    /// domain reads: `(a, b)`, `{key = value;}`, `<0fbd77>`) or as JSON; `nil` when it holds none
-    /// (plain text is not a structure).
+    /// domain reads: `(a, b)`, `{key = value;}`, `<0fbd77>`) or as JSON (its numbers as written:
+    /// `StoredValue.numberText`); `nil` when it holds none (plain text is not a structure).
     static func tree(_ text: String) -> StoredValue? {
         let data = Data(text.utf8)
         if let propertyList = try? PropertyListSerialization.propertyList(from: data, format: nil),
@@ -30,12 +30,9 @@ enum OverrideText {
         {
             return tree
         }
-        if let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-            !(json is String), let tree = storedValue(ofParsed: json)
-        {
-            return tree
-        }
-        return nil
+        // Numbers read exactly, as a document's are (`JSONReader`).
+        guard let tree = try? JSONReader.value(from: data), tree.text == nil else { return nil }
+        return tree
     }
 
     /// A parsed property list or JSON value as a stored value; old-style dictionaries come with
@@ -82,8 +79,9 @@ enum OverrideText {
         switch tree {
         case .string(let text):
             let trimmed = trimmed(text)
-            if let integer = Int64(trimmed) { return .integer(integer) }
-            if let real = Double(trimmed) { return .double(real) }
+            // Read as a document's numbers are: an integer by its digits, any other number as written.
+            if let integer = TextForms.integer(fromNumberText: trimmed) { return integer }
+            if TextForms.realNumber(fromText: trimmed)?.isFinite == true { return .numberText(trimmed) }
             switch trimmed.lowercased() {
             case "yes", "true": return .bool(true)
             case "no", "false": return .bool(false)

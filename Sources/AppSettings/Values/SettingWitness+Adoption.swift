@@ -64,19 +64,13 @@ where Value.RawValue: SettingValue {
 // MARK: - Codable
 
 class CodableWitness<Value: Codable>: SettingWitness<Value>, @unchecked Sendable {
+    /// The forms read from each default described (`schemaNode(describing:)`): a setting's is
+    /// asked for at each document, and its default does not change.
+    private let forms = Protected<[StoredValue: SchemaNode]>([:])
+
     /// The value's property-list form, as `PropertyListEncoder` produces it.
     override func storedValue(of value: Value) throws -> StoredValue {
-        let encoder = PropertyListEncoder()
-        encoder.outputFormat = .binary
-        // Wrapped in an array, because property-list encoders refuse a bare scalar at the top.
-        let data = try encoder.encode([value])
-        let propertyList = try PropertyListSerialization.propertyList(from: data, format: nil)
-        guard let elements = propertyList as? [Any], elements.count == 1,
-            let stored = StoredValue(propertyListValue: elements[0])
-        else {
-            throw StoredValueMismatch(expected: Value.self, foundDescription: "a value with no property-list form")
-        }
-        return stored
+        try StoredValueDecoding.encodedTree(value)
     }
 
     /// Decodes the value from its property-list form with `PropertyListDecoder`.
@@ -92,17 +86,18 @@ class CodableWitness<Value: Codable>: SettingWitness<Value>, @unchecked Sendable
         } catch let error as StoredValueMismatch {
             throw error
         } catch {
-            // Its JSON form (dates as text, Data as base64), as the `appsettings` tool may store
-            // it; when that fails too, the first error is the one reported.
-            if let decoded = try? JSONForm.decoded(Value.self, from: stored) { return decoded }
-            throw StoredValueMismatch(expected: Value.self, foundDescription: "\(stored.kindDescription) (\(error))")
+            // Its JSON form (dates as text, Data as base64), as the `appsettings` tool may store it,
+            // read by the library's decoder, whose refusal says where and what in words (not
+            // `DecodingError`'s).
+            return try StoredValueDecoding.decode(Value.self, from: stored)
         }
     }
 
-    /// The value as `JSONEncoder` would write it, with dates as ISO 8601 text, `Data` as base64
-    /// and non-finite numbers as `"nan"`, `"inf"` and `"-inf"` (the JSON form of its stored form).
+    /// The value its JSON form gives (dates as ISO 8601 text, `Data` as base64, non-finite numbers
+    /// as `"nan"`, `"inf"` and `"-inf"`, numbers exactly as written), stored as any other value of
+    /// the type is.
     override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
-        try storedValue(of: JSONForm.decoded(Value.self, from: value))
+        try storedValue(of: StoredValueDecoding.decode(Value.self, from: value))
     }
 
     /// The property-list form, or JSON, or property-list text (`{width = 300; height = 200;}`,
@@ -114,14 +109,28 @@ class CodableWitness<Value: Codable>: SettingWitness<Value>, @unchecked Sendable
         return try decodedOverride(tree)
     }
 
+    /// The form the type reads, found from made-up values (an element of a collection).
+    override var schemaNode: SchemaNode { StoredValueDecoding.form(of: Value.self, example: nil) }
+
+    /// The form the type reads, found by decoding `value`'s stored form (a setting's default).
+    override func schemaNode(describing value: Value) -> SchemaNode {
+        guard let example = try? storedValue(of: value) else { return schemaNode }
+        if let known = forms.withLock({ $0[example] }) { return known }
+        let form = StoredValueDecoding.form(of: Value.self, example: example)
+        forms.withLock { $0[example] = form }
+        return form
+    }
+
     /// Decodes `tree`, and when that fails, the same tree with its strings that read as numbers
     /// or Booleans taken as such.
     private func decodedOverride(_ tree: StoredValue) throws -> Value {
         do {
-            return try value(from: tree)
+            return try StoredValueDecoding.decode(Value.self, from: tree)
         } catch {
             let scalars = OverrideText.scalars(in: tree)
-            guard scalars != tree, let value = try? value(from: scalars) else { throw error }
+            guard scalars != tree, let value = try? StoredValueDecoding.decode(Value.self, from: scalars) else {
+                throw error
+            }
             return value
         }
     }

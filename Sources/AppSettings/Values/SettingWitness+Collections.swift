@@ -45,6 +45,11 @@ final class OptionalWitness<Wrapped>: SettingWitness<Wrapped?>, @unchecked Senda
 
     /// The wrapped type's form, or `null`.
     override var schemaNode: SchemaNode { .optional(wrapped.schemaNode) }
+
+    /// The wrapped type's form, read from `value` when it is not `nil`; or `null`.
+    override func schemaNode(describing value: Wrapped?) -> SchemaNode {
+        .optional(value.map(wrapped.schemaNode(describing:)) ?? wrapped.schemaNode)
+    }
 }
 
 final class ArrayWitness<Element>: SettingWitness<[Element]>, @unchecked Sendable {

@@ -25,7 +25,8 @@ final class BoolWitness: SettingWitness<Bool>, @unchecked Sendable {
     /// `true` or `false` (JSON tells them from numbers).
     override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
         switch value {
-        case .integer, .unsignedInteger, .float, .double: throw StoredValueMismatch(expected: Bool.self, found: value)
+        case .integer, .unsignedInteger, .float, .double, .numberText:
+            throw StoredValueMismatch(expected: Bool.self, found: value)
         default: return value
         }
     }
@@ -54,7 +55,8 @@ final class IntegerWitness<Integer: FixedWidthInteger>: SettingWitness<Integer>,
         return .unsignedInteger(UInt64(value))
     }
 
-    /// Any stored integer that fits, and a real number with an integral value that fits.
+    /// Any stored integer that fits, and a real number with an integral value that fits (a number
+    /// read from text by its digits: `5.0`, `5e0`).
     ///
     /// A Boolean counts as 0 or 1: swift-corelibs-foundation's `NSKeyedArchiver` stores
     /// `NSNumber(value: 1)` as `true` when the same archive holds a `true` (it treats equal
@@ -67,6 +69,7 @@ final class IntegerWitness<Integer: FixedWidthInteger>: SettingWitness<Integer>,
             case .unsignedInteger(let value): Integer(exactly: value)
             case .double(let value): Integer(exactly: value)
             case .float(let value): Integer(exactly: value)
+            case .numberText: stored.exactInteger.flatMap { try? value(from: $0) }
             default: nil
             }
         guard let converted else { throw StoredValueMismatch(expected: Integer.self, found: stored) }
@@ -75,22 +78,31 @@ final class IntegerWitness<Integer: FixedWidthInteger>: SettingWitness<Integer>,
 
     override func isSame(_ lhs: Integer, _ rhs: Integer) -> Bool { lhs == rhs }
 
-    /// An integer (or a real number with an integral value); one out of the type's range is
-    /// refused by `value(from:)`, a Boolean here.
+    /// A number whose value is an integer, read from its digits (`5`, `5.0`, `5e0`); one out of
+    /// the type's range is refused by `value(from:)`, a Boolean or a fraction here.
     override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
-        guard case .bool = value else { return value }
-        throw StoredValueMismatch(expected: Integer.self, found: value)
+        switch value {
+        case .bool: throw StoredValueMismatch(expected: Integer.self, found: value)
+        case .numberText, .double, .float:
+            guard let integer = value.exactInteger else {
+                throw StoredValueMismatch(expected: Integer.self, found: value)
+            }
+            return integer
+        default: return value
+        }
     }
 
-    /// A decimal integer that fits the type (`999` does not fit an `Int8`).
+    /// A number whose value is an integer that fits the type, read as a document's number is
+    /// (`5`, `5.0`, `5e0`; `999` does not fit an `Int8`).
     override func overrideValue(from stored: StoredValue) throws -> Integer {
         guard case .string(let text) = stored else { return try value(from: stored) }
-        let digits = OverrideText.trimmed(text)
-        if let value = Integer(digits) { return value }
-        if Int64(digits) != nil || UInt64(digits) != nil {
+        guard let integer = TextForms.integer(fromNumberText: OverrideText.trimmed(text)) else {
+            throw OverrideText.mismatch(Integer.self, text)
+        }
+        guard let value = try? value(from: integer) else {
             throw OverrideText.mismatch(Integer.self, text, "out of the range of \(Integer.self)")
         }
-        throw OverrideText.mismatch(Integer.self, text)
+        return value
     }
 
     /// An integer within the type's bounds.
@@ -111,6 +123,7 @@ final class DoubleWitness: SettingWitness<Double>, @unchecked Sendable {
         case .float(let value): return Double(value)
         case .integer(let value): return Double(value)
         case .unsignedInteger(let value): return Double(value)
+        case .numberText(let text): return try value(from: .double(Double(text) ?? .nan))
         default: throw StoredValueMismatch(expected: Double.self, found: stored)
         }
     }
@@ -125,10 +138,12 @@ final class DoubleWitness: SettingWitness<Double>, @unchecked Sendable {
         try JSONForm.realNumber(value, for: Double.self)
     }
 
-    /// A decimal number.
+    /// A decimal number, or `nan`, `inf`, `-inf` (`TextForms.realNumber(fromText:)`).
     override func overrideValue(from stored: StoredValue) throws -> Double {
         guard case .string(let text) = stored else { return try value(from: stored) }
-        guard let value = Double(OverrideText.trimmed(text)) else { throw OverrideText.mismatch(Double.self, text) }
+        guard let value = TextForms.realNumber(fromText: OverrideText.trimmed(text)) else {
+            throw OverrideText.mismatch(Double.self, text)
+        }
         return value
     }
 
@@ -148,6 +163,9 @@ final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
         case .double(let value): return Float(value)
         case .integer(let value): return Float(value)
         case .unsignedInteger(let value): return Float(value)
+        case .numberText(let text):
+            guard let single = Float(text) else { throw StoredValueMismatch(expected: Float.self, found: stored) }
+            return single
         default: throw StoredValueMismatch(expected: Float.self, found: stored)
         }
     }
@@ -157,8 +175,14 @@ final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
         lhs == rhs || (lhs.isNaN && rhs.isNaN)
     }
 
-    /// A number within `Float`'s range, or `"nan"`, `"inf"` or `"-inf"`.
+    /// A number within `Float`'s range (one read from text rounded once, to the `Float` nearest
+    /// it), or `"nan"`, `"inf"` or `"-inf"`.
     override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        if case .numberText(let text) = value, TextForms.isInRange(numberText: value, isFloat: true),
+            let single = Float(text)
+        {
+            return .float(single)
+        }
         let number = try JSONForm.realNumber(value, for: Float.self)
         if case .double(let double) = number, double.isFinite, !TextForms.isInRange(double, isFloat: true) {
             throw StoredValueMismatch(expected: Float.self, foundDescription: "\(double), out of Float's range")
@@ -166,10 +190,12 @@ final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
         return number
     }
 
-    /// A decimal number within `Float`'s range.
+    /// A decimal number within `Float`'s range, or `nan`, `inf`, `-inf`.
     override func overrideValue(from stored: StoredValue) throws -> Float {
         guard case .string(let text) = stored else { return try value(from: stored) }
-        guard let value = Double(OverrideText.trimmed(text)) else { throw OverrideText.mismatch(Float.self, text) }
+        guard let value = TextForms.realNumber(fromText: OverrideText.trimmed(text)) else {
+            throw OverrideText.mismatch(Float.self, text)
+        }
         let single = Float(value)
         if value.isFinite, !TextForms.isInRange(value, isFloat: true) {
             throw OverrideText.mismatch(Float.self, text, "out of the range of Float")

@@ -75,6 +75,10 @@ class SettingWitness<Value>: AnySettingWitness, @unchecked Sendable {
     /// The form of this type's values in a JSON document, for ``AppSettingsObject/jsonSchema()``
     /// and the checks of the `appsettings` tool. By default any JSON value.
     var schemaNode: SchemaNode { .any }
+
+    /// The form of a setting of this type whose developer default is `value`: `schemaNode`, but
+    /// for a `Codable` type, whose form is read from its encoded default.
+    func schemaNode(describing value: Value) -> SchemaNode { schemaNode }
 }
 
 extension SettingWitness {

@@ -23,10 +23,12 @@ package enum StoredValue: Hashable, Sendable {
     case float(Float)
     /// A double-precision `NSNumber`.
     case double(Double)
-    /// An integer beyond both `Int64` and `UInt64`, as JSON text writes it (`18446744073709551616`):
-    /// only in a value read from JSON (`JSONReader`), so that a refusal shows it as written; never
-    /// stored (a `Double` setting converts it, every other refuses it).
-    case integerText(String)
+    /// A number read from text that is not an integer of 64 bits as written (`5.0`, `1e3`, `0.1`,
+    /// `18446744073709551616`), kept as its text: only in a value read from JSON (`JSONReader`), so
+    /// that a setting reads it exactly (an integer type takes it when its decimal value is an
+    /// integer the type holds, a real type as the nearest value) and a refusal shows it as
+    /// written; never stored.
+    case numberText(String)
     /// An `NSString`.
     case string(String)
     /// An `NSData`.
@@ -49,8 +51,8 @@ package enum StoredValue: Hashable, Sendable {
         switch self {
         case .null: "nil"
         case .bool: "Bool"
-        case .integer, .unsignedInteger, .integerText: "integer"
-        case .float, .double: "real number"
+        case .integer, .unsignedInteger: "integer"
+        case .float, .double, .numberText: "number"
         case .string: "String"
         case .data: "Data"
         case .date: "Date"
@@ -68,7 +70,7 @@ package enum StoredValue: Hashable, Sendable {
 /// The loader catches it: that setting keeps its developer default, and the mismatch is one of the
 /// reasons of ``AppSettingsError/unreadableSettings(key:settings:reasons:)`` ("holds a string,
 /// expected Float").
-package struct StoredValueMismatch: Error, Sendable {
+package struct StoredValueMismatch: Error, Sendable, CustomStringConvertible {
     /// The Swift type that was expected.
     package let expected: String
     /// What was found instead.
@@ -87,10 +89,16 @@ package struct StoredValueMismatch: Error, Sendable {
     }
 
     /// Creates a mismatch described in words on both sides (the tool types values by what is
-    /// stored, not by a Swift type).
+    /// stored, not by a Swift type); `foundDescription` may be empty where the value is named
+    /// beside the reason (an ignored override's).
     init(expectedDescription: String, foundDescription: String) {
         self.expected = expectedDescription
         self.found = foundDescription
+    }
+
+    /// `expected an integer in 0...100`, with what was found when it says more.
+    package var description: String {
+        found.isEmpty ? "expected \(expected)" : "expected \(expected), found \(found)"
     }
 }
 
@@ -105,7 +113,7 @@ extension StoredValue {
         case .bool(let value): value
         case .integer(let value): Int(exactly: value) ?? value
         case .unsignedInteger(let value): value
-        case .integerText(let text): NSDecimalNumber(string: text)
+        case .numberText(let text): NSDecimalNumber(string: text)
         case .float(let value): value
         case .double(let value): value
         case .string(let value): value
@@ -236,7 +244,7 @@ extension StoredValue {
         case .bool(let value): NSNumber(value: value)
         case .integer(let value): NSNumber(value: value)
         case .unsignedInteger(let value): NSNumber(value: value)
-        case .integerText(let text): NSDecimalNumber(string: text)
+        case .numberText(let text): NSDecimalNumber(string: text)
         case .float(let value): NSNumber(value: value)
         case .double(let value): NSNumber(value: value)
         case .string(let value): NSString(string: value)

@@ -20,7 +20,7 @@ struct SettingsCodecTests {
         KeyedArchiveWriter.archive(
             schemaVersion: 4, writeID: writeID,
             settings: ["theme": .string("dark"), "volume": .double(0.5), "$odd": .integer(-2)],
-            syncRecord: cloud.archived, schema: "stored schema text")
+            records: [ArchiveFormat.cloudBaseField: cloud.storedValue], schema: "stored schema text")
     }
 
     @Test("a stored set is read by the kind of each value, with its schema version, record and schema")
@@ -29,7 +29,7 @@ struct SettingsCodecTests {
         #expect(set.schemaVersion == 4)
         #expect(set.values == ["theme": .string("dark"), "volume": .double(0.5), "$odd": .integer(-2)])
         #expect(set.unreadable.isEmpty)
-        #expect(CloudRecord.decoded(set.syncRecord) == Self.cloud)
+        #expect(CloudRecord.decoded(from: set.records) == Self.cloud)
         #expect(set.schemaText == "stored schema text")
         #expect(try SettingsCodec.readStoredSet(Self.storedArchive()).schemaText == nil)
     }
@@ -47,7 +47,7 @@ struct SettingsCodecTests {
         let (edited, _) = SettingsCodec.archive(set, replacingValuesWith: values, schema: nil)
         let reread = try SettingsCodec.readStoredSet(edited, readingSchema: true)
         #expect(reread.values == values)
-        #expect(CloudRecord.decoded(reread.syncRecord) == Self.cloud)
+        #expect(CloudRecord.decoded(from: reread.records) == Self.cloud)
         #expect(reread.schemaVersion == 4)
         #expect(reread.schemaText == nil)
     }

@@ -32,28 +32,46 @@ extension ObservationTests {
         #expect(toldMoreThanOnce.isEmpty, "rounds told other than once (round: calls): \(toldMoreThanOnce)")
     }
 
-    /// An observer that registers again in its `onChange` (as SwiftUI and `values(of:)`-like
-    /// helpers do) is told at most once per assignment, and nothing more once the writers stop.
-    @Test func anObserverThatRegistersAgainInOnChangeSettles() {
+    /// Issue 46: four threads assign for about a second while an observer registers again in each
+    /// `onChange` (as SwiftUI and `values(of:)`-like helpers do). It is told while they run, at
+    /// most once per assignment, and nothing once 300 ms have passed after they stopped: the
+    /// changes made while another thread delivers are merged into one delivery, not queued, so no
+    /// backlog outlives the writers. Its last look saw the final value.
+    @Test func anObserverThatRegistersAgainIsToldNothing300MillisecondsAfterFourWritersStop() {
         let settings = AudioSettings(userDefaults: suite.userDefaults)
         let observer = RegisteringAgain(settings)
         observer.observe()
-        let assignments = 500
+        defer { observer.stop() }
+        let assignments = Protected(0)
+        let stop = Date().addingTimeInterval(1)
         let writers = Threads(4) { index in
-            for value in 1...assignments { settings.volume = index * 10_000 + value }
+            var value = index
+            while Date() < stop {
+                value += 4
+                settings.volume = value
+            }
+            assignments.withLock { $0 += value / 4 }
         }
-        #expect(writers.waitUntilFinished(seconds: 60), "the writers did not finish within 60 s")
-        let calls = observer.calls.withLock { $0 }
-        #expect(calls >= 1 && calls <= 4 * assignments, "\(calls) calls for \(4 * assignments) assignments")
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(observer.calls.withLock { $0 } == calls, "the observer was still being told after the writers stopped")
-        observer.stop()
+        Thread.sleep(until: stop)
+        let callsWhileWriting = observer.calls.withLock { $0 }
+        Thread.sleep(until: stop.addingTimeInterval(0.3))
+        let callsAt300Milliseconds = observer.calls.withLock { $0 }
+        Thread.sleep(until: stop.addingTimeInterval(1.3))
+        let callsAfter = observer.calls.withLock { $0 } - callsAt300Milliseconds
+        #expect(callsAfter == 0, "told \(callsAfter) times in the second that began 300 ms after the writers stopped")
+        #expect(writers.waitUntilFinished(seconds: 10), "a writer was still delivering 11 s after the writers stopped")
+        let count = assignments.withLock { $0 }
+        #expect(callsWhileWriting >= 1, "never told while \(count) assignments were made")
+        #expect(observer.calls.withLock { $0 } <= count, "told more often than the \(count) assignments")
+        #expect(observer.lastSeen.withLock { $0 } == settings.volume, "the observer's last look missed the final value")
     }
 }
 
 /// Registers again in each `onChange`, until stopped.
 private final class RegisteringAgain: Sendable {
     let calls = Protected(0)
+    /// The value read by the latest registration.
+    let lastSeen = Protected(0)
     private let stopped = Protected(false)
     private let settings: AudioSettings
 
@@ -62,7 +80,8 @@ private final class RegisteringAgain: Sendable {
     func observe() {
         guard !stopped.withLock({ $0 }) else { return }
         withObservationTracking {
-            _ = settings.volume
+            let volume = settings.volume
+            lastSeen.withLock { $0 = volume }
         } onChange: { [self] in
             calls.withLock { $0 += 1 }
             observe()

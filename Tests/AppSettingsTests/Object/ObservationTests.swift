@@ -65,6 +65,27 @@ struct ObservationTests {
         #expect(!fires(reading: { _ = settings.soundLevel }, when: { settings.theme = .system }))
     }
 
+    /// A whole-set replacement tells an observer once, at its end, with its one notification
+    /// (issue 46): one that registers again in `onChange` was told twice, as the values were taken
+    /// and at the end.
+    @Test func aReplacementTellsAnObserverThatRegistersAgainOnce() {
+        let settings = MySettings(userDefaults: suite.userDefaults)
+        settings.soundLevel = 0.2
+        settings.theme = .dark
+        let calls = Protected(0)
+        @Sendable func observe() {
+            withObservationTracking {
+                _ = settings.soundLevel
+            } onChange: {
+                calls.withLock { $0 += 1 }
+                observe()
+            }
+        }
+        observe()
+        settings.resetToDeveloperDefaults()
+        #expect(calls.withLock { $0 } == 1)
+    }
+
     @Test func aChangeOnAnotherThreadIsObserved() async {
         let settings = MySettings(userDefaults: suite.userDefaults)
         await confirmation { confirmed in

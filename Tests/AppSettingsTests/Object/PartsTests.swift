@@ -29,8 +29,14 @@ struct PartsTests {
         let snapshot = settings.ledger.takeSnapshot()
         #expect(snapshot.changes.hasUnsavedChanges)
 
+        func decide(_ stored: PreferencesValue?) throws -> SettingsStore.Write<SettingsLedger.WriteDecision> {
+            let reconciliation = Reconciliation(
+                .unsavedChanges, snapshot: snapshot, stored: stored,
+                read: SettingsCodec(object: settings).readStoredSettings)
+            return try settings.ledger.decideWrite(reconciliation, replicas: [])
+        }
         // Nothing stored: the snapshot as it is, with no merged copy.
-        let alone = try settings.ledger.merged(snapshot, cloud: CloudSnapshot(), with: nil)
+        let alone = try decide(nil)
         let encoded = try SettingsCodec(object: settings).encodedSettings(snapshot)
         #expect(alone.decision.settings == encoded)
         #expect(alone.decision.merged == nil && alone.backup == nil)
@@ -39,14 +45,14 @@ struct PartsTests {
         let other = MySettings(userDefaults: suite.another())
         other.soundLevel = 0.25
         let otherBytes = try TestingHooks(object: other).archivedBytes()
-        let merged = try settings.ledger.merged(snapshot, cloud: CloudSnapshot(), with: .data(otherBytes))
+        let merged = try decide(.data(otherBytes))
         let otherEncoded = try SettingsCodec(object: other).encodedSettings(other.ledger.takeSnapshot())
         #expect(merged.decision.settings["soundLevel"] == otherEncoded["soundLevel"])
         #expect(merged.decision.settings["theme"] == encoded["theme"])
         #expect(merged.decision.merged != nil)
 
         // Not a settings set: replaced, and kept under a backup key.
-        let replaced = try settings.ledger.merged(snapshot, cloud: CloudSnapshot(), with: .other(7, typeName: "Int"))
+        let replaced = try decide(.other(7, typeName: "Int"))
         #expect(replaced.backup != nil && replaced.decision.settings == encoded)
 
         // Deciding wrote nothing: the store holds no set, the object is still unsaved.
@@ -117,18 +123,14 @@ struct PartsTests {
     @Test("the sync coordinator lists the synced settings with their cloud keys, never a const one")
     func coordinatorListsSyncedSettings() {
         let settings = PartsSyncedSettings(userDefaults: suite.userDefaults)
-        let synced = settings.syncCoordinator.syncedSettings()
+        let synced = settings.syncCoordinator.syncedSettings(storedValues: [:])
         #expect(synced.map(\.name) == ["theme"])
         #expect(synced.map(\.key) == [settings.binding.key.cloudKey(ofSettingNamed: "theme")])
+        // Nothing stored for it: its developer default.
         #expect(synced.first?.stored == .string("light"))
-
-        // The record a save writes: another writer's, when it stored one since the base.
-        let own = CloudRecord(stamps: ["theme": CloudStamp(counter: 1, tag: 1)])
-        let stored = CloudRecord(stamps: ["theme": CloudStamp(counter: 2, tag: 5)])
-        let snapshot = CloudSnapshot(record: own)
-        #expect(settings.syncCoordinator.cloudRecordToWrite(snapshot, storedRecord: nil) == own)
-        #expect(settings.syncCoordinator.cloudRecordToWrite(snapshot, storedRecord: .some(stored)) == stored)
-        #expect(settings.syncCoordinator.cloudRecordToWrite(snapshot, storedRecord: .some(nil)) == own)
+        #expect(
+            settings.syncCoordinator.syncedSettings(storedValues: ["theme": .string("dark")]).first?.stored
+                == .string("dark"))
     }
 
     @Test("the Settings app bridge shows only the settings declared for it, each under its key")
@@ -140,10 +142,15 @@ struct PartsTests {
         #expect(shown.map(\.slot.name) == ["volume"])
         #expect(shown.map(\.key) == [settings.binding.key.settingsAppKey(of: "volume")])
 
-        // A write carries each shown setting's value under its key.
-        let write = try settings.ledger.merged(settings.ledger.takeSnapshot(), cloud: CloudSnapshot(), with: nil)
-        let showing = settings.settingsApp.showingValues(write)
-        #expect(showing.shownValues.count == 1)
-        #expect("\(showing.shownValues[shown[0].key] ?? "none")" == "5")
+        // A write carries each shown setting's value under its key, and records it.
+        let reconciliation = Reconciliation(
+            .unsavedChanges, snapshot: settings.ledger.takeSnapshot(), stored: nil,
+            read: SettingsCodec(object: settings).readStoredSettings)
+        let write = try settings.ledger.decideWrite(reconciliation, replicas: [SettingsAppReplica(object: settings)])
+        #expect(write.entries.count == 1)
+        #expect("\(write.entries[shown[0].key] ?? "none")" == "5")
+        #expect(
+            write.decision.stored.records[ArchiveFormat.shownBaseField]
+                == StoredValue.dictionary(["volume": .integer(5)]))
     }
 }

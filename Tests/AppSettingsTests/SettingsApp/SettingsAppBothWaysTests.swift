@@ -53,19 +53,49 @@ import Testing
         ])
         let settings = SettingsAppPageSettings(userDefaults: suite.another())
         #expect(settings.dontDimScreen)
-        #expect(settings.soundLevel == 1)  // clamped by in:
+        #expect(settings.soundLevel == 0.7)  // beyond the slider's range: not taken (issue 48), not clamped
         #expect(settings.theme == .dark)  // an unknown choice is not taken
         #expect(settings.name == "Bo")
-        #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["theme"])
-        #expect(settings.ignoredSettingsAppValues.first?.key == "SettingsAppPage.theme")
-        #expect(settings.ignoredSettingsAppValues.first?.value == #""sepia""#)
+        #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["soundLevel", "theme"])
+        #expect(settings.ignoredSettingsAppValues.last?.key == "SettingsAppPage.theme")
+        #expect(settings.ignoredSettingsAppValues.last?.value == #""sepia""#)
+        #expect(settings.ignoredSettingsAppValues.last?.reason == #"expected one of "light", "dark", "darkBlue""#)
         // Taken as changes: the next save stores them in the set, and shows the set's values.
         #expect(settings.hasUnsavedChanges)
         try settings.synchronizeToUserDefaults()
-        #expect(suite.storedObject(forKey: "SettingsAppPage.soundLevel") as? Double == 1)
+        #expect(suite.storedObject(forKey: "SettingsAppPage.soundLevel") as? Double == 0.7)
         #expect(suite.storedObject(forKey: "SettingsAppPage.theme") as? String == "dark")
         try first.resetToUserDefaults()
-        #expect(first.dontDimScreen && first.soundLevel == 1 && first.name == "Bo" && first.theme == .dark)
+        #expect(first.dontDimScreen && first.soundLevel == 0.7 && first.name == "Bo" && first.theme == .dark)
+    }
+
+    @Test func oddValuesAreIgnoredWithAReasonInTheWordsOfTheDeclaration() throws {
+        let first = SettingsAppNumberSettings(userDefaults: suite.userDefaults)
+        try first.synchronizeToUserDefaults()
+        settingsAppWrites([
+            "SettingsAppNumbers.ratio": "5.0e-1", "SettingsAppNumbers.pageCount": Double.nan,
+            "SettingsAppNumbers.retryCount": "7.0", "SettingsAppNumbers.unsignedLimit": "1e30",
+        ])
+        let settings = SettingsAppNumberSettings(userDefaults: suite.another())
+        #expect(settings.scaleRatio == 0.5)
+        #expect(settings.retryCount == 7)  // an integer written as a decimal, read by its digits
+        #expect(settings.pageCount == 4)  // NaN is in no range: not taken as a bound
+        #expect(settings.unsignedLimit == 8)
+        let reasons = Dictionary(
+            uniqueKeysWithValues: settings.ignoredSettingsAppValues.map { ($0.setting, $0.reason) })
+        #expect(
+            reasons == [
+                "pageCount": "expected an integer in 1...10",
+                "unsignedLimit": "expected an integer in 0...18446744073709551615",
+            ])
+        settingsAppWrites(["SettingsAppNumbers.pageCount": 1e30, "SettingsAppNumbers.retryCount": "1.5"])
+        try settings.resetToUserDefaults()
+        #expect(settings.pageCount == 4 && settings.retryCount == 3)
+        #expect(
+            settings.ignoredSettingsAppValues.map(\.description).sorted().prefix(2) == [
+                "Settings app value SettingsAppNumbers.pageCount = 1e+30 for 'pageCount' ignored: expected an integer in 1...10",
+                #"Settings app value SettingsAppNumbers.retryCount = "1.5" for 'retryCount' ignored: expected an integer in -9223372036854775808...9223372036854775807"#,
+            ])
     }
 
     @Test func textFieldsAndIntegerSlidersAreReadAsTheSettingsType() throws {
@@ -203,62 +233,78 @@ import Testing
         suite.another().set(name, forKey: "SettingsAppPage.name")
     }
 
-    /// A saved object whose name the Settings app then set to "Settings", and a look that found it.
-    private func lookAtWhatTheSettingsAppWrote() throws -> (SettingsAppPageSettings, SettingsAppBridge.Look) {
+    /// Runs `body` with an object of the suite that no notice looks at: a return to the foreground or
+    /// a change of the process's defaults, which other tests post, starts a look at every live
+    /// object, and would come between the looks these tests order. (It is out of the registry.)
+    private func withObjectNoNoticeLooksAt(_ body: (SettingsAppPageSettings) throws -> Void) rethrows {
         let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        StoreRegistry.unregister(settings)
+        defer { StoreRegistry.publish(settings) }
+        try body(settings)
+    }
+
+    /// `settings` saved, its name then set to "Settings" by the Settings app, and a look that found it.
+    private func lookAtWhatTheSettingsAppWrote(_ settings: SettingsAppPageSettings) throws -> SettingsAppBridge.Look {
         settings.name = "Ann"
         try settings.synchronizeToUserDefaults()
         settingsAppWrites("Settings")
-        return (settings, try #require(settings.settingsApp.look(refresh: false)))
+        return try #require(settings.settingsApp.look(refresh: false))
     }
 
     /// A reset, or a save (made: a change), takes the Settings app's value; then the app assigns.
     @Test(arguments: ["reset", "save"])
     func aLookMadeBeforeAResetOrASaveDoesNotLandAfterTheNextAssignment(_ between: String) throws {
-        let (settings, look) = try lookAtWhatTheSettingsAppWrote()
-        if between == "reset" {
-            try settings.resetToUserDefaults()
-        } else {
-            settings.soundLevel = 0.1
-            try settings.synchronizeToUserDefaults()
+        try withObjectNoNoticeLooksAt { settings in
+            let look = try lookAtWhatTheSettingsAppWrote(settings)
+            if between == "reset" {
+                try settings.resetToUserDefaults()
+            } else {
+                settings.soundLevel = 0.1
+                try settings.synchronizeToUserDefaults()
+            }
+            #expect(settings.name == "Settings")
+            settings.name = "app"
+            #expect(!settings.settingsApp.apply(look))
+            #expect(settings.name == "app")
         }
-        #expect(settings.name == "Settings")
-        settings.name = "app"
-        #expect(!settings.settingsApp.apply(look))
-        #expect(settings.name == "app")
     }
 
     @Test func aLookDoesNotLandOverAnAssignmentMadeWhileItRead() throws {
-        let (settings, look) = try lookAtWhatTheSettingsAppWrote()
-        settings.name = "app"
-        #expect(!settings.settingsApp.apply(look))
-        #expect(settings.name == "app")
-        // The next look reads after the assignment: the Settings app's value, seen later, wins.
-        settings.settingsApp.takeWrittenValues(refresh: false)
-        #expect(settings.name == "Settings")
+        try withObjectNoNoticeLooksAt { settings in
+            let look = try lookAtWhatTheSettingsAppWrote(settings)
+            settings.name = "app"
+            #expect(!settings.settingsApp.apply(look))
+            #expect(settings.name == "app")
+            // The next look reads after the assignment: the Settings app's value, seen later, wins.
+            settings.settingsApp.takeWrittenValues(refresh: false)
+            #expect(settings.name == "Settings")
+        }
     }
 
     @Test func twoLooksThatFoundTheSameRefusedValueListItOnce() throws {
-        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
-        try settings.synchronizeToUserDefaults()
-        suite.another().set("sepia", forKey: "SettingsAppPage.theme")
-        let first = try #require(settings.settingsApp.look(refresh: false))
-        let second = try #require(settings.settingsApp.look(refresh: false))
-        #expect(settings.settingsApp.apply(second))
-        #expect(!settings.settingsApp.apply(first))
-        #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["theme"])
+        try withObjectNoNoticeLooksAt { settings in
+            try settings.synchronizeToUserDefaults()
+            suite.another().set("sepia", forKey: "SettingsAppPage.theme")
+            let first = try #require(settings.settingsApp.look(refresh: false))
+            let second = try #require(settings.settingsApp.look(refresh: false))
+            #expect(settings.settingsApp.apply(second))
+            #expect(!settings.settingsApp.apply(first))
+            #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["theme"])
+        }
     }
 
     @Test func aLookNobodyCameBetweenLands() throws {
-        let (settings, look) = try lookAtWhatTheSettingsAppWrote()
-        #expect(settings.settingsApp.apply(look))
-        #expect(settings.name == "Settings")
-        #expect(settings.hasUnsavedChanges)
-        // Seen: the next look finds nothing new, and an assignment stays.
-        #expect(settings.settingsApp.look(refresh: false) == nil)
-        settings.name = "app"
-        settings.settingsApp.takeWrittenValues(refresh: false)
-        #expect(settings.name == "app")
+        try withObjectNoNoticeLooksAt { settings in
+            let look = try lookAtWhatTheSettingsAppWrote(settings)
+            #expect(settings.settingsApp.apply(look))
+            #expect(settings.name == "Settings")
+            #expect(settings.hasUnsavedChanges)
+            // Seen: the next look finds nothing new, and an assignment stays.
+            #expect(settings.settingsApp.look(refresh: false) == nil)
+            settings.name = "app"
+            settings.settingsApp.takeWrittenValues(refresh: false)
+            #expect(settings.name == "app")
+        }
     }
 
     @Test func looksOnAnotherThreadNeverPutAnOlderValueOverAnAssignment() throws {

@@ -77,6 +77,15 @@ extension AppSettingsObject {
     }
 }
 
+extension SettingsLedger {
+    /// A save that writes even a clean object (every value as it holds it), for tests.
+    @discardableResult
+    func synchronize(forcing: Bool) throws -> FinishedSave? {
+        if forcing { object._state.withLock { $0.changes.recordWholeSetChange() } }
+        return try reconcile(.unsavedChanges, replicas: object.ledger.replicas())
+    }
+}
+
 /// `AppSettingsLog.capture`: a test keeps the library's log lines it provokes, and checks them.
 @Suite("Library log")
 struct LibraryLogTests {

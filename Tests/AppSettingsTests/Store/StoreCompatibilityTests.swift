@@ -31,9 +31,9 @@ struct StoreCompatibilityTests {
     /// Writes `data` under the store's key; returns what the writer found stored.
     @discardableResult
     func write(_ data: Data, to store: SettingsStore) throws -> Data? {
-        try store.write { stored -> SettingsStore.Write<Data?> in
+        try store.write { domain -> SettingsStore.Write<Data?> in
             let found: Data? =
-                if case .data(let bytes)? = stored { bytes } else { nil }
+                if case .data(let bytes)? = domain.stored { bytes } else { nil }
             return SettingsStore.Write(data: data, writeID: .random(in: 1...Int64.max), backup: nil, decision: found)
         }.decision
     }

@@ -43,6 +43,9 @@ struct SchemaDocumentGenerator {
     var random: SeededGenerator
     let schema: [String: Any]
     let example: [String: Any]
+    /// One property in this many is named in an object (a `Codable` value's required members but
+    /// now and then): a class of many settings takes more, so that some documents are valid.
+    var oneIn = 2
 
     mutating func document() -> GeneratedJSON {
         var value = self.value(for: schema, example: example)
@@ -80,7 +83,11 @@ struct SchemaDocumentGenerator {
             let examples = example as? [String: Any] ?? [:]
             if let properties = schema["properties"] as? [String: [String: Any]] {
                 var entries: [(String, GeneratedJSON)] = []
-                for name in properties.keys.sorted() where Int.random(in: 0..<2, using: &random) == 0 {
+                // A `Codable` value's required members: all of them, mostly; some missing now and then.
+                let required = Set(schema["required"] as? [String] ?? [])
+                let keepsRequired = Int.random(in: 0..<5, using: &random) != 0
+                for name in properties.keys.sorted()
+                where (keepsRequired && required.contains(name)) || Int.random(in: 0..<oneIn, using: &random) == 0 {
                     entries.append((name, value(for: properties[name]!, example: examples[name])))
                 }
                 return .object(entries)
@@ -105,15 +112,47 @@ struct SchemaDocumentGenerator {
                 Int64.random(
                     in: Int64(clamping: max(low, -1 << 40))...Int64(clamping: min(high, 1 << 40)), using: &random))
         let clamped = min(max(value, low), high)
-        return .text(Int.random(in: 0..<8, using: &random) == 0 ? "\(clamped).0" : "\(clamped)")
+        return .text(Int.random(in: 0..<3, using: &random) == 0 ? writtenOtherwise(clamped) : "\(clamped)")
+    }
+
+    /// An integer written in one of the forms whose value is that integer: `5.0`, `5e0`, `50e-1`,
+    /// `5.000`, and `1.234567890123456789e18` (a mantissa and an exponent), which only a reader of
+    /// the digits reads exactly.
+    private mutating func writtenOtherwise(_ value: Int128) -> String {
+        if value == 0 { return ["0.0", "0e0", "-0.0", "0.000E+5"][Int.random(in: 0..<4, using: &random)] }
+        let digits = String(value.magnitude)
+        let sign = value < 0 ? "-" : ""
+        let mantissa = digits.count > 1 ? "\(digits.prefix(1)).\(digits.dropFirst())" : digits
+        return [
+            "\(value).0", "\(value)e0", "\(value)0e-1", "\(value).000", "\(sign)\(mantissa)e\(digits.count - 1)",
+            "\(sign)\(mantissa)E+\(digits.count - 1)",
+        ][Int.random(in: 0..<6, using: &random)]
+    }
+
+    /// A number a `Double` cannot tell from `value`, written with more digits: just beyond it
+    /// (`1.7976931348623157000000000001e+308`), `value` itself with more zeros, or just inside it
+    /// (the next `Double` toward zero, with nines after it).
+    private mutating func beyondDoublePrecision(_ value: Double) -> String {
+        func digits(_ number: Double, _ extra: String) -> String {
+            var text = "\(number)"
+            let exponent = text.firstIndex { $0 == "e" || $0 == "E" } ?? text.endIndex
+            if !text[..<exponent].contains(".") { text.insert(contentsOf: ".0", at: exponent) }
+            text.insert(contentsOf: extra, at: text.firstIndex { $0 == "e" || $0 == "E" } ?? text.endIndex)
+            return text
+        }
+        let inward = value > 0 ? value.nextDown : value < 0 ? value.nextUp : value
+        return [digits(value, "0000000000001"), digits(value, "000000000000"), digits(inward, "99999999999")][
+            Int.random(in: 0..<3, using: &random)]
     }
 
     private mutating func number(minimum: Any?, maximum: Any?) -> GeneratedJSON {
         let low = max((minimum as? NSNumber)?.doubleValue ?? -1e300, -1e300)
         let high = min((maximum as? NSNumber)?.doubleValue ?? 1e300, 1e300)
-        switch Int.random(in: 0..<5, using: &random) {
+        switch Int.random(in: 0..<7, using: &random) {
         case 0: return .text("\((minimum as? NSNumber)?.doubleValue ?? low)")
         case 1: return .text("\((maximum as? NSNumber)?.doubleValue ?? high)")
+        case 5: return .text(beyondDoublePrecision(Bool.random(using: &random) ? low : high))
+        case 6: return .text(beyondDoublePrecision(Double.random(in: max(low, -10)...min(high, 10), using: &random)))
         case 2: return .text("\(Double.random(in: max(low, -10)...min(high, 10), using: &random))")
         case 3: return .text("\(Int.random(in: Int(max(low, -100))...Int(min(high, 100)), using: &random))")
         default: return .text("\(Double.random(in: low / 2...high / 2, using: &random))")
@@ -227,11 +266,19 @@ struct SchemaDocumentGenerator {
             "null", "true", "0", "-1", "1.5", "\"x\"", "\"\"", "[]", "{}", "1e400", "-1e400", "0.0", "1e2", "-0",
             "9223372036854775808", "-9223372036854775809", "-9223372036854775900", "18446744073709551616",
             "3.4028235e38", "3.4028236e38", "1.7976931348623157e308", "\"nan\"", "\"inf\"", "\"-inf\"", "\"NaN\"",
+            "\"Infinity\"", "5.0", "5e0", "-5E-0", "1.234567890123456789e18", "1e-400",
         ]
         if schema["type"] as? String == "integer", let low = Self.int128(schema["minimum"]),
             let high = Self.int128(schema["maximum"])
         {
-            candidates += ["\(low - 1)", "\(high + 1)", "\(low)", "\(high)", "\(low).0", "\(high + 1).0"]
+            // At and beyond each bound, in each form; fractions a `Double` rounds to an integer.
+            for bound in [low - 1, low, high, high + 1] {
+                candidates += ["\(bound)", writtenOtherwise(bound), writtenOtherwise(bound)]
+            }
+            candidates += [
+                "\(high).0000000000000000001", "\(low).5", "\(high)e-1", "\(low + 1).99999999999999999999",
+                "9007199254740993.0", "1.00000000000000000001", "\(high)e1",
+            ]
         } else if let low = (schema["minimum"] as? NSNumber)?.doubleValue,
             let high = (schema["maximum"] as? NSNumber)?.doubleValue
         {
@@ -239,6 +286,7 @@ struct SchemaDocumentGenerator {
                 \.isFinite
             )
             .map { "\($0)" }
+            candidates += [beyondDoublePrecision(low), beyondDoublePrecision(high), "-0.0"]
         }
         if schema["type"] as? String == "string" || schema["pattern"] != nil || schema["enum"] != nil {
             candidates.append(GeneratedJSON.quoted(string(for: schema)))

@@ -144,7 +144,10 @@ import Testing
             // set's schema says so), an integer beyond what the stored kind holds.
             try expectRefused(["set"] + key + ["int", "null"], mentioning: "(the setting is not optional)")
             try expectRefused(
-                ["set"] + key + ["frame", #"{"title": null}"#], mentioning: "null only where nil is stored")
+                ["set"] + key + ["frame", #"{"title": null}"#],
+                mentioning: "the value for 'frame.title' is null, expected a string (not optional)")
+            try expectRefused(
+                ["set"] + key + ["frame", #"{"title": "a", "z": 1}"#], mentioning: "(no member 'z')")
             try expectRefused(["set"] + key + ["int", "9223372036854775808"], mentioning: "'int'")
             try expectRefused(["set"] + key + ["int", "9223372036854775808.0"], mentioning: "'int'")
             try expectRefused(["set"] + key + ["uint64", "-1"], mentioning: "'uint64'")

@@ -155,10 +155,18 @@ final class RenamedSchemaSettings: AppSettingsObject, @unchecked Sendable {
             try refusal.document.write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
             let imported = try Inspector.run(["import"] + key + [file.path])
-            return (
-                app, set.errors.replacingOccurrences(of: "appsettings: error: ", with: ""),
-                imported.errors.replacingOccurrences(of: "appsettings: error: \(file.path): ", with: "")
-            )
+            // The tool names a value as it was typed (issue 48): `purple`, which a document writes
+            // `"purple"`; and adds the names near a misspelt one.
+            func words(_ errors: String, typed: Bool) -> String {
+                var text = errors.replacingOccurrences(of: "appsettings: error: ", with: "")
+                    .replacingOccurrences(of: "\(file.path): ", with: "")
+                if let near = text.range(of: #" \((did you mean|its settings)[^)]*\)"#, options: .regularExpression) {
+                    text.removeSubrange(near)
+                }
+                return typed
+                    ? text.replacingOccurrences(of: " is \(refusal.text), ", with: " is \(refusal.json), ") : text
+            }
+            return (app, words(set.errors, typed: true), words(imported.errors, typed: false))
         }
 
         @Test("a refused value's message is the same from update(fromJSON:), appsettings set and import")

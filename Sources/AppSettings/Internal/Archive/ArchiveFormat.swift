@@ -11,6 +11,8 @@ import Foundation
 ///     "$cloudBase": { "$format": 2,             // only for synced settings: the version of
 ///         "stamps": {<name>: [counter, tag]},   // each value, the versions iCloud refused,
 ///         "refused": {…}, "account": <id> },    // the account (see `CloudRecord`)
+///     "$shownBase": {<name>: <value>, …},       // what the Settings app's keys were written
+///                                               // with (see `SettingsAppReplica`)
 ///     "$schema": "[\"b\",[\"?\",\"s\"],…]",          // the settings' forms (StoredSchema), for
 ///                                               // the appsettings tool; never read by a load
 ///     <stored name>: <value>, …                   // numbers and Booleans inline, as
@@ -40,9 +42,14 @@ enum ArchiveFormat {
     /// write reached both, which is how a writer finds the other objects of its store.
     static let writeIDField = "$writeID"
     /// The record of synced settings: per setting the version of its value, the versions iCloud
-    /// refused, the account they belong to (see `CloudRecord`). The archive reads and writes it
-    /// whole, as an ``ArchivedSyncRecord``, and never looks inside.
+    /// refused, the account they belong to (see `CloudRecord`).
     static let cloudBaseField = "$cloudBase"
+    /// What each key the Settings app shows was written with, by stored name: the base a value
+    /// found there is judged against (see `SettingsAppReplica`).
+    static let shownBaseField = "$shownBase"
+    /// The fields of the replicas' records (``ReplicaRecords``): read and written whole, never
+    /// looked into here. Older versions skip them as reserved fields.
+    static let replicaRecordFields: Set<String> = [cloudBaseField, shownBaseField]
     /// The first format's synced settings changed here and not sent yet: read and ignored.
     static let cloudPendingField = "$cloudPending"
     /// The settings' forms, ranges, choices and descriptions, compact (see `StoredSchema`): what
@@ -78,12 +85,9 @@ package struct ArchiveFormatError: Error, CustomStringConvertible {
     init(_ error: PropertyListFormatError) { self.description = error.description }
 }
 
-/// The record of synced settings as a stored set holds it (``ArchiveFormat/cloudBaseField``): read
-/// and written whole by the archive, carried unread by the codec and the object's stored base from
-/// a load to the next save, interpreted only by the sync coordinator (`Internal/Cloud`,
-/// `CloudRecord(archived:)`).
-struct ArchivedSyncRecord: Equatable {
-    /// The value tree under `$cloudBase`; `nil` for a set of the first format that has only
-    /// `$cloudPending` (read and ignored), or a record with nothing to store: nothing is written.
-    var tree: StoredValue?
-}
+/// The records a stored set carries for the places its values live besides it (its replicas: the
+/// Settings app's keys, a cloud store), by field (``ArchiveFormat/replicaRecordFields``): each the
+/// base its replica last agreed with the set on. Read and written whole by the archive, carried
+/// unread by the codec and the object's stored base from a load to the next save, interpreted only
+/// by the replica that owns it. A field without a value is not written.
+package typealias ReplicaRecords = [String: StoredValue]

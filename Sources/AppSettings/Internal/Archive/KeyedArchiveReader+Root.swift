@@ -18,8 +18,9 @@ extension KeyedArchiveReader {
         var schemaVersion: Int64?
         /// Absent in format 1 and in archives not written by this library.
         var writeID: Int64?
-        /// Where `$cloudBase` and `$cloudPending` are, when the set has them.
-        var cloudBase: Field?
+        /// Where each replica's record is (``ArchiveFormat/replicaRecordFields``), by field.
+        var records: [String: Field] = [:]
+        /// Where the first format's `$cloudPending` is, when the set has it.
         var cloudPending: Field?
         /// Where `$schema` is, when the set carries one.
         var schema: Field?
@@ -73,7 +74,7 @@ extension KeyedArchiveReader {
             case ArchiveFormat.formatVersionField: set.formatVersion = try integer(inField: plistIndex, named: key)
             case ArchiveFormat.schemaVersionField: set.schemaVersion = try integer(inField: plistIndex, named: key)
             case ArchiveFormat.writeIDField: set.writeID = try integer(inField: plistIndex, named: key)
-            case ArchiveFormat.cloudBaseField: set.cloudBase = try field(plistIndex)
+            case _ where ArchiveFormat.replicaRecordFields.contains(key): set.records[key] = try field(plistIndex)
             case ArchiveFormat.cloudPendingField: set.cloudPending = try field(plistIndex)
             case ArchiveFormat.schemaField: set.schema = try field(plistIndex)
             case _ where key.hasPrefix("$$"): set.settings.append((String(key.dropFirst()), try field(plistIndex)))

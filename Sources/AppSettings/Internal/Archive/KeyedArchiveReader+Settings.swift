@@ -1,8 +1,8 @@
 import Foundation
 
 // A settings set as the library reads it, on top of the defensive reader: what a load, the
-// inspector and the tool's edits all read. (The record of synced settings is read as a value tree,
-// `ArchivedSyncRecord`: what it means is `Internal/Cloud`'s.)
+// inspector and the tool's edits all read. (The replicas' records are read as value trees,
+// `ReplicaRecords`: what each means is its replica's.)
 
 extension KeyedArchiveReader {
     /// A settings archive read as the library loads it: its schema version and each setting's
@@ -12,8 +12,8 @@ extension KeyedArchiveReader {
         var values: [String: StoredValue] = [:]
         /// The settings whose values could not be read (missing from `values`), and why.
         var unreadable: [(name: String, error: ArchiveFormatError)] = []
-        /// The record of synced settings (`$cloudBase`, `$cloudPending`), when the set has one.
-        var syncRecord: ArchivedSyncRecord?
+        /// The replicas' records the set carries, by field.
+        var records = ReplicaRecords()
         /// The `$schema` text, when the set carries one (see `StoredSchema`); read only on request.
         var schemaText: String?
     }
@@ -25,7 +25,7 @@ extension KeyedArchiveReader {
         var reader = try KeyedArchiveReader(data)
         let root = try reader.readableRoot()
         var result = SettingsValues(schemaVersion: root.schemaVersion)
-        result.syncRecord = syncRecord(base: root.cloudBase, pending: root.cloudPending, in: &reader)
+        result.records = records(root, in: &reader)
         if readingSchema, let field = root.schema, case .string(let text) = try? reader.value(of: field, depth: 1) {
             // A `$schema` that cannot be read is as good as none: the tool checks what it can.
             result.schemaText = text
@@ -41,19 +41,22 @@ extension KeyedArchiveReader {
         return result
     }
 
-    /// Reads `$cloudBase` (`$cloudPending`, of the first format, is ignored); `nil` when the set has
-    /// neither. A record that cannot be read is logged and read as none: the settings themselves
-    /// load, and the next change notice takes the cloud's values as a new device does.
-    private static func syncRecord(
-        base: Field?, pending: Field?, in reader: inout KeyedArchiveReader
-    ) -> ArchivedSyncRecord? {
-        guard base != nil || pending != nil else { return nil }
-        guard let base else { return ArchivedSyncRecord(tree: nil) }
-        do {
-            return ArchivedSyncRecord(tree: try reader.value(of: base, depth: 2))
-        } catch {
-            Log.error("the stored record of synced settings could not be read (\(error)); it is rebuilt")
-            return nil
+    /// Reads each replica's record. One that cannot be read is logged and read as none: the
+    /// settings themselves load, and its replica rebuilds it (the cloud's next change notice takes
+    /// the cloud's values as a new device does). The first format's `$cloudPending` alone reads
+    /// as an empty record of synced settings (its settings count as never written here).
+    private static func records(_ root: ArchiveRoot, in reader: inout KeyedArchiveReader) -> ReplicaRecords {
+        var records = ReplicaRecords()
+        if root.cloudPending != nil && root.records[ArchiveFormat.cloudBaseField] == nil {
+            records[ArchiveFormat.cloudBaseField] = .dictionary([:])
         }
+        for (name, field) in root.records {
+            do {
+                records[name] = try reader.value(of: field, depth: 2)
+            } catch {
+                Log.error("the stored record \(name) could not be read (\(error)); it is rebuilt")
+            }
+        }
+        return records
     }
 }

@@ -30,7 +30,7 @@ struct KeyedArchiveWriter {
         schemaVersion: Int64,
         writeID: Int64 = .random(in: 1...Int64.max),
         settings: [String: StoredValue],
-        syncRecord: ArchivedSyncRecord? = nil,
+        records: ReplicaRecords = [:],
         schema: String? = nil
     ) -> Data {
         var writer = KeyedArchiveWriter()
@@ -45,8 +45,8 @@ struct KeyedArchiveWriter {
         fields.append(
             (writer.plist.add(.string(ArchiveFormat.schemaVersionField)), writer.plist.add(.integer(schemaVersion))))
         fields.append((writer.plist.add(.string(ArchiveFormat.writeIDField)), writer.plist.add(.integer(writeID))))
-        if let tree = syncRecord?.tree {
-            let key = writer.plist.add(.string(ArchiveFormat.cloudBaseField))
+        for (field, tree) in records.sorted(by: { $0.key < $1.key }) {
+            let key = writer.plist.add(.string(field))
             fields.append((key, writer.reference(writer.encode(tree))))
         }
         if let schema {
@@ -130,9 +130,8 @@ struct KeyedArchiveWriter {
         case .unsignedInteger(let integer): return uid(ofPlistIndex: plist.add(.unsignedInteger(integer)))
         case .float(let float): return uid(ofPlistIndex: plist.add(.float(float)))
         case .double(let double): return uid(ofPlistIndex: plist.add(.double(double)))
-        // Only in values read from JSON, which are typed before they are stored: as a number
-        // (digits always make a `Double`).
-        case .integerText(let text): return uid(ofPlistIndex: plist.add(.double(Double(text) ?? .nan)))
+        // Only in values read from JSON, which are typed before they are stored: as the number it is.
+        case .numberText: return encode(value.withNumberTextRead)
         case .string(let string): return uid(ofPlistIndex: plist.add(.string(string)))
         case .data(let data): return uid(ofPlistIndex: plist.add(.data(data)))
         case .date(let date):

@@ -4,8 +4,8 @@ import Foundation
 /// `Object/AppSettingsObject+Syncing.swift`): what it asks of the store it syncs with, its pulls
 /// (`CloudCoordinator+Pull.swift`) and its saves' record and pushes (`CloudCoordinator+Push.swift`).
 /// The object's link to the store is `ObjectState.cloud` (``CloudLink``), the record it carries is
-/// the stored base's (`StoredBase.cloudRecord`); the save path calls it at two points, before the
-/// write (`cloudRecordToWrite`, `plannedPushes`) and after it (`reportSyncFailures`).
+/// the stored base's (`StoredBase.cloudRecord`); in every reconciliation the store takes part as a
+/// replica (``CloudReplica``).
 struct CloudCoordinator: ObjectPart {
     let object: AppSettingsObject
 
@@ -88,20 +88,13 @@ struct CloudCoordinator: ObjectPart {
         object.binding.key.cloudKey(ofSettingNamed: name)
     }
 
-    /// Before a save: when the store is signed into another account than the one the stored
-    /// values belong to, a pull first takes the new account's values (the unsaved changes stay,
-    /// and are then saved to the new account).
+    /// When the store is signed into another account than the one the stored values belong to, a
+    /// pull takes the new account's values (the unsaved changes stay, and the next save saves them
+    /// to the new account).
     func pullIfAccountChanged() throws {
-        // Before every save: the record is decoded only while the object syncs, outside its lock.
-        guard let sync = attachedSync, let recorded = CloudRecord.decoded(ledger.storedBase.syncRecord)?.account,
+        guard let sync = attachedSync, let recorded = ledger.storedBase.cloudRecord?.account,
             case .signedIn(let account) = sync.store.account, account != recorded
         else { return }
         try pull(nil, from: sync)
-    }
-
-    /// After `removeFromUserDefaults()`: a syncing object takes the cloud's values at once.
-    func pullAfterRemoval() {
-        guard let sync = _state.withLock({ $0.cloud.sync }) else { return }
-        cloudStoreDidChange(nil, from: sync)
     }
 }

@@ -174,7 +174,7 @@ extension StoredValue {
         case .null: nil
         case .float(let value): .double(Double(value))
         // Only in values read from JSON, which are typed before they are stored: as a number.
-        case .integerText: withIntegerTextAsDouble
+        case .numberText: withNumberTextRead
         case .url(let value): .string(value.absoluteString)
         case .uuid(let value): .string(value.uuidString)
         case .array(let values), .set(let values): .array(values.map { $0.cloudValue ?? Self.cloudNull })
@@ -200,7 +200,7 @@ extension StoredValue {
         case .bool(let value): value ? "t" : "f"
         case .integer(let value): "i\(value)"
         case .unsignedInteger(let value): "u\(value)"
-        case .integerText(let text): "I\(text)"
+        case .numberText(let text): "I\(text)"
         case .float(let value): "d\(Double(value).bitPattern)"
         case .double(let value): "d\(value.bitPattern)"
         case .string(let value): "s\(value.utf8.count):\(value)"
@@ -269,14 +269,13 @@ package enum CloudLimits {
     }
 }
 
-// The record as the archive carries it: the object's stored base and the codec hold an
-// `ArchivedSyncRecord` they never look into; the coordinator reads and writes it here.
+// The record as the archive carries it: the object's stored base and the codec carry the set's
+// replica records unread; the sync coordinator reads and writes its own here.
 extension CloudRecord {
-    /// The record a stored set carries: `nil` when it carries none, or one that cannot be read
+    /// The record `records` carries: `nil` when it carries none, or one that cannot be read
     /// (logged; the next change notice takes the cloud's values as a new device does).
-    static func decoded(_ archived: ArchivedSyncRecord?) -> CloudRecord? {
-        guard let archived else { return nil }
-        guard let tree = archived.tree else { return CloudRecord() }
+    static func decoded(from records: ReplicaRecords) -> CloudRecord? {
+        guard let tree = records[ArchiveFormat.cloudBaseField] else { return nil }
         do {
             return try CloudRecord(storedValue: tree)
         } catch {
@@ -284,17 +283,19 @@ extension CloudRecord {
             return nil
         }
     }
+}
 
-    /// The record as the archive stores it; an empty one stores nothing.
-    var archived: ArchivedSyncRecord {
-        ArchivedSyncRecord(tree: isEmpty ? nil : storedValue)
+extension CloudRecord? {
+    /// Puts the record into `records` (an empty one, or none, stores nothing).
+    func record(in records: inout ReplicaRecords) {
+        records[ArchiveFormat.cloudBaseField] = self.flatMap { $0.isEmpty ? nil : $0.storedValue }
     }
 }
 
 extension StoredBase {
     /// The stored set's record of synced settings, read from (and written to) what the base carries.
     var cloudRecord: CloudRecord? {
-        get { CloudRecord.decoded(syncRecord) }
-        set { syncRecord = newValue?.archived }
+        get { CloudRecord.decoded(from: records) }
+        set { newValue.record(in: &records) }
     }
 }

@@ -124,20 +124,8 @@ struct CloudPushPlan {
     var failures: [AppSettingsError] = []
 }
 
-/// The cloud state a snapshot carries into a synchronization.
-struct CloudSnapshot {
-    var record: CloudRecord?
-    /// The store to send to, when the object syncs.
-    var sync: CloudSync?
-    /// Synced settings changed since the last load or save (none when the changes came from the cloud).
-    var changed: Set<String> = []
-}
-
 /// An object's link to the cloud store it syncs with.
 struct CloudLink {
     /// The cloud store this object syncs with, while it does.
     var sync: CloudSync?
-    /// Set on the scratch copy a pull stores through: its changes came from the cloud, so they
-    /// are not changes to send.
-    var changesCameFromCloud = false
 }

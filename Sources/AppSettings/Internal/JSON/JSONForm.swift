@@ -24,7 +24,7 @@ enum JSONForm {
         case .integer(let integer): return Int(exactly: integer) ?? integer
         case .unsignedInteger(let integer): return integer
         // Written as it was read (JSONSerialization writes a decimal number's digits).
-        case .integerText(let text): return NSDecimalNumber(string: text)
+        case .numberText(let text): return NSDecimalNumber(string: text)
         // The shortest text that reads back as the same Float: 0.7, not 0.699999988079071.
         case .float(let float): return float.isFinite ? Double("\(float)") ?? Double(float) : nonFinite(Double(float))
         case .double(let double): return double.isFinite ? double : nonFinite(double)
@@ -40,9 +40,6 @@ enum JSONForm {
         case .dictionary(let values): return values.mapValues(jsonValue)
         }
     }
-
-    /// The text JSON has for real numbers it cannot hold (`JSONSerialization` refuses them).
-    private static let nonFiniteTexts: [String: Double] = ["nan": .nan, "inf": .infinity, "-inf": -.infinity]
 
     private static func nonFinite(_ value: Double) -> String {
         value.isNaN ? "nan" : value < 0 ? "-inf" : "inf"
@@ -135,13 +132,7 @@ enum JSONForm {
 
     /// A `$schemaVersion`: an integer, written as JSON Schema's `integer` allows (`2` or `2.0`).
     private static func schemaVersion(_ value: StoredValue) throws(AppSettingsError) -> Int {
-        let version: Int? =
-            switch value {
-            case .integer(let integer): Int(exactly: integer)
-            case .double(let number): Int(exactly: number)
-            default: nil
-            }
-        guard let version else {
+        guard case .integer(let integer)? = value.exactInteger, let version = Int(exactly: integer) else {
             throw .malformedJSON(reason: "$schemaVersion is \(description(of: value)), not an integer")
         }
         return version
@@ -152,10 +143,25 @@ enum JSONForm {
         StoredValue(propertyListValue: value)
     }
 
-    /// A JSON value in its compact text, for messages (long ones shortened).
+    /// A JSON value in its compact text, for messages (long ones shortened); a number read from
+    /// text as it was written.
     static func description(of value: StoredValue) -> String {
-        let text = compactText(jsonValue(value))
+        let text = writtenText(value)
         return text.count > 80 ? text.prefix(77) + "..." : text
+    }
+
+    /// The compact, key-sorted JSON text of a value read from JSON, each number as it was written
+    /// (`1.7976931348623157e+308`, which no `NSDecimalNumber` holds).
+    private static func writtenText(_ value: StoredValue) -> String {
+        switch value {
+        case .numberText(let text): text
+        case .array(let values): "[" + values.map(writtenText).joined(separator: ",") + "]"
+        case .dictionary(let entries):
+            "{"
+                + entries.sorted { $0.key < $1.key }.map { compactText($0.key) + ":" + writtenText($0.value) }
+                .joined(separator: ",") + "}"
+        default: compactText(jsonValue(value))
+        }
     }
 
     /// A date read from ISO 8601 text with a time zone, by the rules of `TextForms.date(fromText:)`.
@@ -171,7 +177,8 @@ enum JSONForm {
         guard case .string(let text) = value else { return value }
         guard let date = date(fromText: text) else {
             throw StoredValueMismatch(
-                expected: type, foundDescription: "\(description(of: value)), not an ISO 8601 date")
+                expectedDescription: SchemaNode.date.expectedText + (TextForms.dateProblem(text) ?? ""),
+                foundDescription: description(of: value))
         }
         return .date(date)
     }
@@ -179,47 +186,19 @@ enum JSONForm {
     static func data(_ value: StoredValue, for type: Any.Type) throws -> StoredValue {
         guard case .string(let text) = value else { return value }
         guard let data = TextForms.data(fromBase64: text) else {
-            throw StoredValueMismatch(expected: type, foundDescription: "\(description(of: value)), not base64")
+            throw StoredValueMismatch(
+                expectedDescription: SchemaNode.data.expectedText, foundDescription: description(of: value))
         }
         return .data(data)
     }
 
-    /// A number; `"nan"`, `"inf"` and `"-inf"` as their numbers; a Boolean refused.
+    /// A number (one read from text as the `Double` nearest it); `"nan"`, `"inf"` and `"-inf"` as
+    /// their numbers; a Boolean refused.
     static func realNumber(_ value: StoredValue, for type: Any.Type) throws -> StoredValue {
         if case .bool = value { throw StoredValueMismatch(expected: type, found: value) }
-        // An integer beyond 64 bits is a real number like any other (rounded to the type's).
-        if case .integerText(let text) = value, let number = Double(text) { return .double(number) }
-        guard case .string(let text) = value, let number = nonFiniteTexts[text] else { return value }
+        if case .numberText(let text) = value, let number = Double(text) { return .double(number) }
+        guard case .string(let text) = value, let number = TextForms.nonFiniteNumbers[text] else { return value }
         return .double(number)
-    }
-
-    /// A `Codable` value from its JSON form: decoded with `JSONDecoder` reading dates, `Data` and
-    /// non-finite numbers as the JSON form writes them.
-    static func decoded<Value: Decodable>(_ type: Value.Type, from value: StoredValue) throws -> Value {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = date(fromText: text) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "'\(text)' is not an ISO 8601 date")
-            }
-            return date
-        }
-        decoder.dataDecodingStrategy = .base64
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        do {
-            // Wrapped in an array: a bare scalar is not a JSON document everywhere.
-            let data = try JSONSerialization.data(withJSONObject: [jsonValue(value)], options: [])
-            let decoded = try decoder.decode([Value].self, from: data)
-            guard decoded.count == 1 else { throw StoredValueMismatch(expected: type, found: value) }
-            return decoded[0]
-        } catch let mismatch as StoredValueMismatch {
-            throw mismatch
-        } catch {
-            throw StoredValueMismatch(expected: type, foundDescription: "\(description(of: value)) (\(error))")
-        }
     }
 
     // MARK: Reading by what is stored
@@ -244,10 +223,8 @@ enum JSONForm {
         }
         // What the stored kind accepts, in the words documents and the set's schema use
         // (`SchemaNode.expectedText`): a value it refuses is refused before any conversion.
-        // An integer beyond 64 bits where nothing is stored to type it by (a new entry): a number.
-        if case .integerText = template {
-            return try storedValue(value, like: .double(0), merging: merging, strict: strict)
-        }
+        // A number where nothing is stored to type it by (a new entry): the number it is.
+        if case .numberText = template { return value.withNumberTextRead }
         let implied = template.impliedSchemaNode(strict: strict)
         switch template {
         case .null, .array, .set, .dictionary: break
@@ -260,7 +237,7 @@ enum JSONForm {
             // by its declared type (a date from ISO 8601 text, Data from base64); a value that does
             // not fit keeps its default there, reported. A number beyond 64 bits as JSONSerialization
             // reads it: a `Double`.
-            return value.withIntegerTextAsDouble
+            return value.withNumberTextRead
         case (_, .null):
             // A stored value does not say whether its setting is optional, and a non-optional one
             // would load nil as its developer default: refused when `strict` (`set`); a document
@@ -280,15 +257,9 @@ enum JSONForm {
                 throw mismatch(implied.expectedText)
             }
             return value
-        case (.integer, .double(let number)), (.unsignedInteger, .double(let number)):
-            let integer: StoredValue
-            if let signed = Int64(exactly: number) {
-                integer = .integer(signed)
-            } else if let unsigned = UInt64(exactly: number) {
-                integer = .unsignedInteger(unsigned)
-            } else {
-                throw mismatch(implied.expectedText)
-            }
+        case (.integer, .numberText), (.unsignedInteger, .numberText), (.integer, .double), (.unsignedInteger, .double):
+            // Read from its digits: `5.0` and `5e0` are 5, `1.00000000000000000001` no integer.
+            guard let integer = value.exactInteger else { throw mismatch(implied.expectedText) }
             return try storedValue(integer, like: template, merging: merging, strict: strict)
         case (.float, _), (.double, _):
             let number: Double

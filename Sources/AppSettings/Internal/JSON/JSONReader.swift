@@ -2,9 +2,11 @@ import Foundation
 
 // JSON text (RFC 8259) read into stored values, for documents and the tool's values. The
 // library's own reader, not `JSONSerialization`, for three things a document needs:
-// - numbers read exactly: an integer is an `Int64` or a `UInt64` when it fits one, and never
-//   rounded into one (JSONSerialization gives -9223372036854775900 as a decimal that rounds to
-//   `Int64.min`); a number beyond `Double`'s range (`1e400`) is refused, not made infinite;
+// - numbers read exactly: an integer is an `Int64` or a `UInt64` when it fits one, any other
+//   number is kept as written (`StoredValue.numberText`), never rounded through `Double`
+//   (JSONSerialization gives -9223372036854775900 as a decimal that rounds to `Int64.min`, and
+//   `1234567890123456789.0` as a `Double` 21 away from it); a number beyond `Double`'s range
+//   (`1e400`) is refused, not made infinite;
 // - an error that names the line and column where the text stops being JSON;
 // - a name given twice in one object refused, rather than the last one silently winning.
 
@@ -107,9 +109,8 @@ struct JSONReader {
         return value
     }
 
-    /// An integer that fits `Int64` or `UInt64` as one; an integer beyond both as its text
-    /// (`integerText`: no integer setting takes it, a refusal shows it as written, a real number
-    /// setting takes it as a number); any other number as a `Double`.
+    /// An integer written as one that fits `Int64` or `UInt64` as one; any other number as its
+    /// text (`numberText`: a setting reads its value exactly, a refusal shows it as written).
     private mutating func readNumber() throws(JSONSyntaxError) -> StoredValue {
         let start = index
         _ = skip("-")
@@ -133,15 +134,16 @@ struct JSONReader {
             skipDigits()
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger {
+        // `-0` is kept as written: a real number's negative zero.
+        if isInteger, text != "-0" {
             if let integer = Int64(text) { return .integer(integer) }
             if let integer = UInt64(text) { return .unsignedInteger(integer) }
         }
-        guard let number = Double(text), number.isFinite else {
+        guard Double(text)?.isFinite == true else {
             index = start
             throw error("the number \(text) is beyond the range of Double")
         }
-        return isInteger ? .integerText(text) : .double(number)
+        return .numberText(text)
     }
 
     private mutating func readString() throws(JSONSyntaxError) -> String {

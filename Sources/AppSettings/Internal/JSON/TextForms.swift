@@ -32,37 +32,67 @@ enum TextForms {
 
     /// The date `text` names, read by `datePattern`'s rules; `nil` for any other text.
     static func date(fromText text: String) -> Date? {
+        try? readDate(text)
+    }
+
+    /// Why `text` names no date, in words that follow "expected an ISO 8601 date and time with a
+    /// time zone" (`"; 2020-02-30 is no day of the calendar"`); `nil` when it names one.
+    static func dateProblem(_ text: String) -> String? {
+        do {
+            _ = try readDate(text)
+            return nil
+        } catch {
+            return error.reason.map { "; \($0)" } ?? ""
+        }
+    }
+
+    /// Why a text that has the shape of a date is none; `reason` is `nil` for a text of another shape.
+    struct DateTextProblem: Error {
+        var reason: String?
+    }
+
+    /// The date `text` names, read by `datePattern`'s rules.
+    private static func readDate(_ text: String) throws(DateTextProblem) -> Date {
         var scanner = DigitScanner(Array(text.utf8))
         guard let year = scanner.number(digits: 4), scanner.skip("-"), let month = scanner.number(digits: 2),
-            scanner.skip("-"), let day = scanner.number(digits: 2), scanner.skip("T"),
-            let hour = scanner.number(digits: 2), scanner.skip(":"), let minute = scanner.number(digits: 2),
+            scanner.skip("-"), let day = scanner.number(digits: 2)
+        else { throw DateTextProblem() }
+        guard scanner.skip("T") else {
+            throw DateTextProblem(reason: scanner.isAtEnd ? "a date alone names no time and no time zone" : nil)
+        }
+        guard let hour = scanner.number(digits: 2), scanner.skip(":"), let minute = scanner.number(digits: 2),
             scanner.skip(":"), let second = scanner.number(digits: 2)
-        else { return nil }
-        guard (0...9999).contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-            (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
-        else { return nil }
+        else { throw DateTextProblem() }
+        let dayText = text.prefix(10)
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else {
+            throw DateTextProblem(reason: "\(dayText) is no day of the calendar")
+        }
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else {
+            throw DateTextProblem(reason: "hours go from 00 to 23, minutes and seconds from 00 to 59")
+        }
         var fraction = 0.0
         if scanner.skip(".") || scanner.skip(",") {
             let digits = scanner.digits()
-            guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
+            guard !digits.isEmpty, let value = Double("0." + digits) else { throw DateTextProblem() }
             fraction = value
         }
         var offset = 0
         if scanner.skip("Z") {
             offset = 0
         } else if let sign = scanner.sign() {
-            guard let offsetHours = scanner.number(digits: 2), (0...23).contains(offsetHours) else { return nil }
+            let zoneProblem = DateTextProblem(reason: "a time zone's offset goes from -23:59 to +23:59")
+            guard let offsetHours = scanner.number(digits: 2), (0...23).contains(offsetHours) else { throw zoneProblem }
             var offsetMinutes = 0
             if !scanner.isAtEnd {
                 _ = scanner.skip(":")
-                guard let minutes = scanner.number(digits: 2), (0...59).contains(minutes) else { return nil }
+                guard let minutes = scanner.number(digits: 2), (0...59).contains(minutes) else { throw zoneProblem }
                 offsetMinutes = minutes
             }
             offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
         } else {
-            return nil
+            throw DateTextProblem(reason: scanner.isAtEnd ? "it names no time zone (Z or an offset)" : nil)
         }
-        guard scanner.isAtEnd else { return nil }
+        guard scanner.isAtEnd else { throw DateTextProblem() }
         let days = daysSince1970(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         let whole = Double(seconds) - Date.timeIntervalBetween1970AndReferenceDate
@@ -165,6 +195,68 @@ enum TextForms {
         return url
     }
 
+    // MARK: Numbers as written
+
+    /// The integer a number's text names, read from its decimal digits, never through `Double`:
+    /// `.integer` (or `.unsignedInteger` above `Int64.max`) when its value is an integer of 64 bits,
+    /// whatever the form (`5`, `5.0`, `5e0`, `50E-1`, `1234567890123456789.0`); `nil` for a
+    /// fraction (`1.00000000000000000001`), an integer beyond 64 bits, or text that is not a number
+    /// (JSON's number syntax, which a leading `+` may start).
+    static func integer(fromNumberText text: String) -> StoredValue? {
+        guard let number = DecimalText(text) else { return nil }
+        let (digits, power) = number.significant
+        guard power >= 0, digits.count + power <= 20 else { return nil }
+        var magnitude: UInt64 = 0
+        for digit in digits + repeatElement(0, count: power) {
+            let (times, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(UInt64(digit))
+            guard !overflow, !carry else { return nil }
+            magnitude = sum
+        }
+        if !number.isNegative {
+            return Int64(exactly: magnitude).map(StoredValue.integer) ?? .unsignedInteger(magnitude)
+        }
+        if magnitude == UInt64(Int64.max) + 1 { return .integer(.min) }
+        return Int64(exactly: magnitude).map { .integer(-$0) }
+    }
+
+    /// How two numbers written as text compare, exactly, by their decimal digits (as a JSON
+    /// Schema validator compares a number with a `maximum`: `1.0000000000000000001` is above 1,
+    /// though no `Double` is); `nil` when either is no number.
+    static func compare(numberText left: String, _ right: String) -> ComparisonResult? {
+        guard let left = DecimalText(left), let right = DecimalText(right) else { return nil }
+        let (leftDigits, leftPower) = left.significant
+        let (rightDigits, rightPower) = right.significant
+        // The sign of each (0 for zero), then the magnitudes: the place of the first digit, then the digits.
+        let leftSign = leftDigits.isEmpty ? 0 : left.isNegative ? -1 : 1
+        let rightSign = rightDigits.isEmpty ? 0 : right.isNegative ? -1 : 1
+        if leftSign != rightSign { return leftSign < rightSign ? .orderedAscending : .orderedDescending }
+        var magnitude = ComparisonResult.orderedSame
+        if leftDigits.count + leftPower != rightDigits.count + rightPower {
+            magnitude =
+                leftDigits.count + leftPower < rightDigits.count + rightPower ? .orderedAscending : .orderedDescending
+        } else if let (first, second) = zip(leftDigits, rightDigits).first(where: { $0 != $1 }) {
+            magnitude = first < second ? .orderedAscending : .orderedDescending
+        } else if leftDigits.count != rightDigits.count {
+            magnitude = leftDigits.count < rightDigits.count ? .orderedAscending : .orderedDescending
+        }
+        guard leftSign < 0 else { return magnitude }
+        return magnitude == .orderedAscending
+            ? .orderedDescending : magnitude == .orderedDescending ? .orderedAscending : .orderedSame
+    }
+
+    /// The real number a text names, as the `Double` nearest it (`0.1`, `1e-3`, a leading `+`), or
+    /// `"nan"`, `"inf"`, `"-inf"` (the texts a document gives them in); `nil` for any other text
+    /// (hexadecimal, `infinity`, `NaN`, a number beyond `Double`'s range).
+    static func realNumber(fromText text: String) -> Double? {
+        if let number = nonFiniteNumbers[text] { return number }
+        guard DecimalText(text) != nil, let number = Double(text), number.isFinite else { return nil }
+        return number
+    }
+
+    /// The texts of the numbers JSON cannot hold, as every export writes them.
+    static let nonFiniteNumbers: [String: Double] = ["nan": .nan, "inf": .infinity, "-inf": -.infinity]
+
     // MARK: Real numbers
 
     /// The largest magnitude a `Float` setting takes from a number: `3.4028235e38`, the shortest
@@ -175,6 +267,57 @@ enum TextForms {
     /// within the type's range (the non-finite values are written `"nan"`, `"inf"`, `"-inf"`).
     static func isInRange(_ number: Double, isFloat: Bool) -> Bool {
         number.isFinite && (!isFloat || abs(number) <= floatMagnitudeLimit)
+    }
+
+    /// Whether a number read from text is within the type's range by its digits, compared with
+    /// the limit as the schema writes it (`3.40282350000000001e38` is beyond a `Float`'s, though
+    /// it rounds to it); `true` for any other value.
+    static func isInRange(numberText value: StoredValue, isFloat: Bool) -> Bool {
+        guard case .numberText(let text) = value else { return true }
+        let limit = "\(isFloat ? floatMagnitudeLimit : Double.greatestFiniteMagnitude)"
+        return compare(numberText: text, limit) != .orderedDescending
+            && compare(numberText: text, "-" + limit) != .orderedAscending
+    }
+}
+
+/// A number as JSON writes it (`-12.50e3`; a leading `+` too), in decimal digits: the value is
+/// `digits` (as one integer) times ten to `exponent`.
+private struct DecimalText {
+    var isNegative = false
+    var digits: [UInt8] = []
+    var exponent = 0
+
+    init?(_ text: String) {
+        var scanner = DigitScanner(Array(text.utf8))
+        let sign = scanner.sign()
+        isNegative = sign == -1
+        let whole = scanner.digits()
+        guard !whole.isEmpty, whole == "0" || !whole.hasPrefix("0") else { return nil }
+        var fraction = ""
+        if scanner.skip(".") {
+            fraction = scanner.digits()
+            guard !fraction.isEmpty else { return nil }
+        }
+        if scanner.skip("e") || scanner.skip("E") {
+            let exponentSign = scanner.sign() ?? 1
+            let exponentText = scanner.digits()
+            guard !exponentText.isEmpty else { return nil }
+            let exponentDigits = exponentText.drop { $0 == "0" }
+            // Beyond any digits a text can hold: the value is zero, or no integer of 64 bits.
+            exponent = exponentSign * (exponentDigits.count > 9 ? 1_000_000_000 : Int(exponentDigits) ?? 0)
+        }
+        guard scanner.isAtEnd else { return nil }
+        digits = (whole + fraction).utf8.map { $0 - UInt8(ascii: "0") }
+        exponent -= fraction.count
+    }
+
+    /// The digits from the first to the last that is not 0 (none for zero), and the power of ten
+    /// they are multiplied by.
+    var significant: (digits: ArraySlice<UInt8>, power: Int) {
+        guard let last = digits.lastIndex(where: { $0 != 0 }), let first = digits.firstIndex(where: { $0 != 0 }) else {
+            return ([], 0)
+        }
+        return (digits[first...last], exponent + (digits.count - 1 - last))
     }
 }
 

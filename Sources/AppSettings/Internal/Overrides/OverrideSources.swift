@@ -222,9 +222,8 @@ enum ManagedConfigurationSource {
         } catch {
             return .unreadable(origin: path, value: "", reason: "it cannot be read: \(error)")
         }
-        guard let json = try? JSONSerialization.jsonObject(with: data),
-            case .dictionary(let entries)? = OverrideText.storedValue(ofParsed: json)
-        else {
+        // Read as documents are: numbers exactly, as written (`JSONReader`).
+        guard case .dictionary(let entries)? = try? JSONReader.value(from: data) else {
             return .unreadable(
                 origin: path, value: String(decoding: data.prefix(200), as: UTF8.self),
                 reason: "expected a JSON object of settings by stored name")

@@ -36,8 +36,17 @@ enum JSONSchema {
         return ["type": "object", "properties": byName, "additionalProperties": false]
     }
 
+    /// What the schema says of a setting with `validate:` (`$comment`, which validators ignore).
+    static let checkedByAppComment =
+        "The app's validate: rule checks this setting too, when the app loads it: it may change a value this "
+        + "schema accepts."
+
     static func schema(of property: SchemaProperty) -> [String: Any] {
         var schema = schema(of: property.node, range: property.range)
+        if property.isCheckedByApp {
+            schema["$comment"] = [schema["$comment"] as? String, checkedByAppComment].compactMap { $0 }
+                .joined(separator: " ")
+        }
         if let description = property.description { schema["description"] = description }
         if let value = property.defaultValue { schema["default"] = JSONForm.jsonValue(value) }
         return schema
@@ -95,6 +104,18 @@ enum JSONSchema {
             return schema
         case .object(let properties):
             return object(properties)
+        case .members(let members):
+            var byName: [String: Any] = [:]
+            for member in members { byName[member.name] = schema(of: member.node) }
+            var schema: [String: Any] = ["type": "object", "properties": byName, "additionalProperties": false]
+            let required = members.filter(\.isRequired).map(\.name).sorted()
+            if !required.isEmpty { schema["required"] = required }
+            return schema
+        case .undescribed(let reason):
+            return [
+                "$comment": "AppSettings cannot describe this value's form (\(reason)): any JSON value passes here, "
+                    + "and the app's import checks it"
+            ]
         }
     }
 

@@ -11,9 +11,8 @@ extension StoredSchema {
         var extras: [String: StoredValue] = [:]
         if parts.count == 2 {
             // Read exactly, as documents are: a bound of `Int64.min` stays an integer.
-            guard case .dictionary(let object)? = try? JSONReader.value(from: Data(parts[1].utf8)) else {
-                return nil
-            }
+            guard case .dictionary(let object)? = (try? JSONReader.value(from: Data(parts[1].utf8))).map(Self.doubles)
+            else { return nil }
             extras = object
         }
         // One mark per default: "=" the stored value, "v" the next of the listed ones.
@@ -35,6 +34,7 @@ extension StoredSchema {
             guard let node = Self.node(from: &codes, extra: extra) else { return nil }
             var property = SchemaProperty(name: name, node: node, description: extra["d"]?.text)
             property.range = Self.range(from: extra["in"])
+            property.isCheckedByApp = extra["k"] != nil
             if let shown = extra["a"] {
                 guard let entry = SettingsAppEntry(compactForm: shown) else { return nil }
                 property.settingsApp = entry
@@ -56,6 +56,17 @@ extension StoredSchema {
         lacksDefaults = marks == nil && byName.values.contains { $0.node.hasDefault }
     }
 
+    /// `value` with each number the reader kept as text (`0.5`, `3.4028235e+38`) as the `Double`
+    /// the class wrote it from, so that the JSON Schema made from it has the class's bytes.
+    private static func doubles(_ value: StoredValue) -> StoredValue {
+        switch value {
+        case .numberText(let text): Double(text).map { .double($0) } ?? value
+        case .array(let values): .array(values.map(doubles))
+        case .dictionary(let entries): .dictionary(entries.mapValues(doubles))
+        default: value
+        }
+    }
+
     private static func node(from codes: inout Substring, extra: [String: StoredValue]) -> SchemaNode? {
         guard let letter = codes.popFirst() else { return nil }
         if let scalar = scalarLetters[letter] { return scalar }
@@ -71,6 +82,8 @@ extension StoredSchema {
             return integerNode(bounds)
         case "o":
             return extra["o"].flatMap { node(from: .array([.string("o"), $0])) }
+        case "m":
+            return extra["m"].flatMap(node(from:))
         default: return nil
         }
     }
@@ -108,6 +121,7 @@ extension StoredSchema {
         guard let form = dictionary["t"], let node = node(from: form) else { return nil }
         var property = SchemaProperty(name: name, node: node, description: dictionary["d"]?.text)
         property.range = range(from: dictionary["in"])
+        property.isCheckedByApp = dictionary["k"] != nil
         property.defaultValue = dictionary["v"]
         return property
     }
@@ -131,6 +145,16 @@ extension StoredSchema {
                 properties.append(property)
             }
             return .object(properties)
+        case ("m", 3):
+            guard case .dictionary(let forms) = parts[1], case .array(let required) = parts[2] else { return nil }
+            let requiredNames = Set(required.compactMap(\.text))
+            var members: [SchemaMember] = []
+            for (name, form) in forms.sorted(by: { $0.key < $1.key }) {
+                guard let node = node(from: form) else { return nil }
+                members.append(SchemaMember(name: name, node: node, isRequired: requiredNames.contains(name)))
+            }
+            return .members(members)
+        case ("z", 2): return parts[1].text.map { .undescribed($0) }
         default: return nil
         }
     }

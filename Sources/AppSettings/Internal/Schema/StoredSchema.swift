@@ -14,7 +14,10 @@ import Foundation
 /// ? optional   [ array or set   { dictionary        (prefixes: "?[s" is [String]?, "{i" [String: Int])
 /// e choices (its raw form follows; "values" in the JSON)   n other integer bounds ("n" in the JSON)
 /// shown in the Settings app: "a" in the JSON, [position, developer default, titles of choices]
+/// checked by the app's validate: rule too: "k": 1 in the JSON
 /// o settings object ("o" in the JSON: {name: form}, forms as below)
+/// m a Codable value's form, as its JSON form below ("m" in the JSON: ["m", {member: form},
+///   [required members]], or ["z", why it cannot be described])
 /// "=": one mark per developer default of the declared settings, in their order (none for a
 ///      settings object, nor for a setting marked "-": its default has no JSON form): "=" the
 ///      setting holds its default (the stored value's JSON form is it), "v" the next one of "v"
@@ -102,6 +105,7 @@ struct StoredSchema: Equatable {
                 extra["in"] = [JSONForm.jsonValue(range.lowerBound), JSONForm.jsonValue(range.upperBound)]
             }
             if let description = property.description { extra["d"] = description }
+            if property.isCheckedByApp { extra["k"] = 1 }
             if let shown = property.settingsApp { extra["a"] = shown.compactForm }
             if let value = property.defaultValue {
                 defaults.append((name, value))
@@ -132,12 +136,13 @@ struct StoredSchema: Equatable {
         if let cached = cache.withLock({ $0[key] }), cached.schemaVersion == schemaVersion {
             return cached
         }
-        var schema = StoredSchema(object.forms.schemaProperties())
+        let reset = object.forms.developerDefaults()
+        var schema = StoredSchema(object.forms.schemaProperties(defaultsFrom: reset))
         schema.schemaVersion = schemaVersion
         let names = schema.properties.keys.sorted()
         var defaults: [String: (stored: StoredValue, text: String)] = [:]
-        for slot in object.slots where !slot.isConstant {
-            guard let stored = slot.defaultStoredValue else { continue }
+        for slot in reset.slots where !slot.isConstant {
+            guard let stored = slot.storedForm else { continue }
             defaults[slot.name] = (stored, JSONForm.compactText(JSONForm.jsonValue(stored.jsonForm)))
         }
         let made = CachedParts(
@@ -209,16 +214,21 @@ struct StoredSchema: Equatable {
             for property in properties { byName[property.name] = compact(property: property) }
             extra["o"] = byName
             return "o"
+        case .members, .undescribed:
+            extra["m"] = compact(node)
+            return "m"
         default: return "*"
         }
     }
 
     private static func compact(property: SchemaProperty) -> Any {
         let node = compact(property.node)
-        guard property.range != nil || property.description != nil || property.defaultValue != nil else {
-            return node
-        }
+        guard
+            property.range != nil || property.description != nil || property.defaultValue != nil
+                || property.isCheckedByApp
+        else { return node }
         var entry: [String: Any] = ["t": node]
+        if property.isCheckedByApp { entry["k"] = 1 }
         if let range = property.range {
             entry["in"] = [JSONForm.jsonValue(range.lowerBound), JSONForm.jsonValue(range.upperBound)]
         }
@@ -246,6 +256,11 @@ struct StoredSchema: Equatable {
             var byName: [String: Any] = [:]
             for property in properties { byName[property.name] = compact(property: property) }
             return ["o", byName]
+        case .members(let members):
+            var byName: [String: Any] = [:]
+            for member in members { byName[member.name] = compact(member.node) }
+            return ["m", byName, members.filter(\.isRequired).map(\.name)]
+        case .undescribed(let reason): return ["z", reason]
         default: return "*"
         }
     }

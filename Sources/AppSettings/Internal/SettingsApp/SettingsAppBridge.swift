@@ -56,46 +56,67 @@ struct SettingsAppBridge: ObjectPart {
         var newlySeen: [String: StoredValue]
         var taken: [(slot: AnySettingSlot, value: Any)]
         var ignored: [IgnoredSettingsAppValue]
+        /// Whether a key is missing or stale: the next save writes the keys.
+        var stale: Bool
     }
 
-    /// Reads the shown keys, outside the object's lock: `nil` when there is nothing new (or
-    /// nothing to look at: no shown setting, a nested object, a store that cannot be read now).
+    /// The shown keys as a replica judges them (``ShownKeys``).
+    var shownKeys: ShownKeys {
+        ShownKeys(keys: shownSlots.map { ShownKeys.Key(name: $0.slot.name, key: $0.key, control: $0.control) })
+    }
+
+    /// Reads the shown keys with the set they were written with, outside the object's lock:
+    /// `nil` when there is nothing new and no key to write, or nothing to look at (no shown setting, a nested object, a store that
+    /// cannot be read now). A key is an edit only where it differs from what that set's record
+    /// says it was written with (``ShownKeys``): another writer's save is never one.
     func look(refresh: Bool) -> Look? {
         guard showsAny, object.announcer.parent == nil, !object.binding.key.hasEmptyPostfix else {
             return nil
         }
-        let shown = shownSlots
+        let shown = shownKeys
         let (seen, generation, changeGeneration) = _state.withLock {
             ($0.settingsApp.seen, $0.settingsApp.generation, SettingsLedger.changeGeneration(in: $0))
         }
-        let found: [String: Any]
+        let found: (set: Data?, objects: [String: Any])
         do {
-            found = try store.storedObjects(forKeys: shown.map(\.key), refresh: refresh)
+            found = try store.look(atKeys: shown.keys.map(\.key), refresh: refresh)
         } catch {
             // The set's own read reports an unavailable store; the keys are looked at again later.
             return nil
         }
-        let base = ledger.storedBase.values
-        var look = Look(
-            generation: generation, changeGeneration: changeGeneration, newlySeen: [:], taken: [], ignored: [])
-        for (slot, key, control) in shown {
-            guard let written = found[key] else { continue }
-            let asFound = StoredValue(propertyListValue: written) ?? .string(String(describing: written))
-            guard asFound != seen[slot.name] else { continue }
-            look.newlySeen[slot.name] = asFound
+        let base = ledger.storedBase
+        var record = base.records[ArchiveFormat.shownBaseField]
+        var setValues = found.set == nil ? nil : base.values
+        if let bytes = found.set, bytes != base.data {
+            // Another writer stored the set since: its keys were written with its record. (A set
+            // that cannot be read has none: what its keys hold is taken, as the load does.)
             do {
-                let stored = try control.storedValue(fromSettingsApp: written)
-                // What the set holds already (the keys hold what the last save wrote).
-                guard stored != base[slot.name] else { continue }
-                look.taken.append((slot, try slot.decode(stored).value))
+                let set = try SettingsCodec.readStoredSet(bytes)
+                (record, setValues) = (set.records[ArchiveFormat.shownBaseField], set.values)
+            } catch {
+                (record, setValues) = (nil, nil)
+            }
+        }
+        var look = Look(
+            generation: generation, changeGeneration: changeGeneration, newlySeen: [:], taken: [], ignored: [],
+            stale: false)
+        let slots = self.slots
+        for (key, state) in shown.judge(found.objects, record: record, setValues: setValues) {
+            guard case .edited(let asFound, let stored) = state else {
+                if case .unchanged(current: false) = state { look.stale = true }
+                continue
+            }
+            guard let slot = slots.first(where: { $0.name == key.name }), asFound != seen[key.name] else { continue }
+            look.newlySeen[key.name] = asFound
+            do {
+                look.taken.append((slot, try slot.decode(try stored.get()).value))
             } catch {
                 look.ignored.append(
                     IgnoredSettingsAppValue(
-                        setting: slot.name, key: key, value: JSONForm.description(of: asFound),
-                        reason: "\(error)"))
+                        setting: key.name, key: key.key, value: JSONForm.description(of: asFound), reason: "\(error)"))
             }
         }
-        return look.newlySeen.isEmpty ? nil : look
+        return look.newlySeen.isEmpty && !look.stale ? nil : look
     }
 
     /// Applies `look` under the object's lock and announces what changed; `false`, changing
@@ -104,6 +125,8 @@ struct SettingsAppBridge: ObjectPart {
     /// the key: the next look, which reads after it, decides).
     func apply(_ look: Look) -> Bool {
         let changed = _state.withLock { state -> [Int]? in
+            if look.stale { state.settingsApp.needsWriting = true }
+            guard !look.newlySeen.isEmpty else { return [] }
             guard state.settingsApp.generation == look.generation,
                 !look.taken.contains(where: {
                     SettingsLedger.changed($0.slot.index, since: look.changeGeneration, in: state)
@@ -120,29 +143,27 @@ struct SettingsAppBridge: ObjectPart {
         return true
     }
 
+    /// What the object saw of the keys (as found) since the last write.
+    var seen: [String: StoredValue] {
+        _state.withLock { $0.settingsApp.seen }
+    }
+
+    /// Whether a key is missing or stale, so that the next save writes them.
+    var needsWriting: Bool {
+        _state.withLock { $0.settingsApp.needsWriting }
+    }
+
+    /// After a reconciliation: the keys hold what was written (when it wrote), and what it could
+    /// not take is listed (once).
+    func didReconcile(wrote: Bool, ignoring ignored: [IgnoredSettingsAppValue]) {
+        _state.withLock { state in
+            if wrote { state.settingsApp.forgetSeen() }
+            state.settingsApp.ignore(ignored)
+        }
+    }
+
     /// The suite changed (another process wrote it): what the Settings app wrote is taken.
     func suiteDidChange() {
         takeWrittenValues(refresh: true)
-    }
-
-    /// `write` with the values of the shown settings it stores, each under its key.
-    func showingValues(
-        _ write: SettingsStore.Write<SettingsLedger.WriteDecision>
-    ) -> SettingsStore.Write<SettingsLedger.WriteDecision> {
-        guard showsAny else { return write }
-        var write = write
-        for (slot, key, control) in shownSlots {
-            guard let stored = write.decision.settings[slot.name],
-                let value = control.settingsAppValue(of: stored.jsonForm)
-            else { continue }
-            write.shownValues[key] = value
-        }
-        return write
-    }
-
-    /// After a save: the shown keys hold what was written.
-    func didSave() {
-        guard showsAny else { return }
-        _state.withLock { $0.settingsApp.forgetSeen() }
     }
 }

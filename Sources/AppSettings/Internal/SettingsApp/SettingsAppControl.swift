@@ -93,62 +93,64 @@ enum SettingsAppControl: Equatable {
     }
 
     /// The stored form, for the setting's conversion and rules, of what the Settings app wrote
-    /// under the key; throws the reason when it is not of the control's kind.
+    /// under the key; throws, in the words a document's refusal uses, what the control takes when
+    /// the value is not of it. Numbers are read as a document's are: an integer by its digits
+    /// (`5.0` is 5, `1e30` none), NaN and the infinities never a slider's (no range holds them).
     func storedValue(fromSettingsApp object: Any) throws(SettingsAppValueProblem) -> StoredValue {
-        guard let found = StoredValue(propertyListValue: object) else {
-            throw SettingsAppValueProblem("holds \(foundTypeName(of: object)), not a value the Settings app writes")
-        }
+        let problem = SettingsAppValueProblem("expected \(expectedText)")
+        guard let found = StoredValue(propertyListValue: object) else { throw problem }
         switch self {
         case .toggleSwitch:
             if case .bool = found { return found }
             // Apple's documentation lets a toggle's value be a number: 0 and 1 are read as Booleans.
             if case .integer(let number) = found, number == 0 || number == 1 { return .bool(number == 1) }
-        case .slider(_, _, let integer, let isFloat):
-            guard let number = found.jsonNumber else { break }
+        case .slider(let minimum, let maximum, let integer, let isFloat):
+            guard let number = found.jsonNumber, number.isFinite, minimum <= number, number <= maximum else { break }
             if integer {
-                guard number.isFinite, let rounded = Int64(exactly: number.rounded()) else { break }
+                guard let rounded = Int64(exactly: number.rounded()) else { break }
                 return .integer(rounded)
             }
             return isFloat ? .float(Float(number)) : .double(number)
-        case .choice:
-            if case .string = found { return found }
-            if let number = found.jsonNumber, let integer = Int64(exactly: number) { return .integer(integer) }
+        case .choice(let values, _):
+            guard let value = values.first(where: { $0.isSameJSONValue(as: found) }) else { break }
+            return value
         case .textField(let node):
-            return try Self.storedValue(fromText: found, node: node)
+            return try Self.storedValue(fromText: found, node: node, problem: problem)
         }
-        throw SettingsAppValueProblem("holds \(found.kindDescription) \(JSONForm.description(of: found))")
+        throw problem
     }
 
-    /// A text field's value, read as the setting's type: the text of a number, or a number.
-    private static func storedValue(fromText found: StoredValue, node: SchemaNode) throws(SettingsAppValueProblem)
-        -> StoredValue
-    {
-        if node == .string {
-            guard case .string = found else { throw SettingsAppValueProblem("holds \(found.kindDescription)") }
-            return found
+    /// What the control takes, in the words of the setting's schema (`an integer in 0...100`).
+    private var expectedText: String {
+        switch self {
+        case .toggleSwitch: return SchemaNode.boolean.expectedText
+        case .slider(let minimum, let maximum, let integer, _):
+            let range = SchemaRange(lowerBound: .double(minimum), upperBound: .double(maximum))
+            return "\(integer ? "an integer" : "a number") in \(range.text)"
+        case .choice(let values, _): return SchemaNode.choices(.string, values).expectedText
+        case .textField(let node): return node.expectedText
         }
-        let number: Double
-        var text = ""
-        switch found {
-        case .string(let string):
-            text = Self.numberText(string, integer: Self.isInteger(node))
-            if case .integer = node, let integer = Int64(text) { return .integer(integer) }
-            if case .integer = node, let integer = UInt64(text) { return .unsignedInteger(integer) }
-            guard let parsed = Double(text), parsed.isFinite else {
-                throw SettingsAppValueProblem("holds '\(string)', not a number")
-            }
-            number = parsed
-        default:
-            guard let parsed = found.jsonNumber else { throw SettingsAppValueProblem("holds \(found.kindDescription)") }
-            number = parsed
+    }
+
+    /// A text field's value, read as the setting's type: the text of a number (``numberText(_:integer:)``,
+    /// then read as a document's number is), or a number.
+    private static func storedValue(
+        fromText found: StoredValue,
+        node: SchemaNode,
+        problem: SettingsAppValueProblem
+    ) throws(SettingsAppValueProblem) -> StoredValue {
+        var value = found
+        if case .string(let text) = found, node != .string {
+            let trimmed = Self.numberText(text, integer: Self.isInteger(node))
+            value = TextForms.nonFiniteNumbers[trimmed] == nil ? .numberText(trimmed) : .string(trimmed)
         }
+        guard node.problem(with: value, path: "") == nil else { throw problem }
         switch node {
-        case .real(let isFloat): return isFloat ? .float(Float(number)) : .double(number)
-        default:
-            guard let integer = Int64(exactly: number) else {
-                throw SettingsAppValueProblem("holds \(text.isEmpty ? "\(number)" : "'\(text)'"), not a whole number")
-            }
-            return .integer(integer)
+        case .real(let isFloat):
+            guard let number = (try? JSONForm.realNumber(value, for: Double.self))?.jsonNumber else { throw problem }
+            return isFloat ? .float(Float(number)) : .double(number)
+        case .integer: return value.exactInteger ?? value
+        default: return value
         }
     }
 }

@@ -220,7 +220,7 @@ private enum PageValue {
 extension SettingsBundlePage {
     /// The shown settings of `settingsClass`.
     static func items(of settingsClass: AppSettingsObject.Type) -> [Item] {
-        let object = settingsClass.init(userDefaults: ScratchCopyDefaults.describingClass)
+        let object = ScratchCopyDefaults.describing(settingsClass)
         return items(postfix: object.binding.key.postfix, properties: object.forms.schemaProperties())
     }
 

@@ -15,20 +15,26 @@ extension StoredSets {
     }
 }
 
-extension SettingsBundlePage {
-    /// What the tool's edit writes under the keys of the settings `schema` says are shown: the
-    /// values of `entries` (stored forms), as the app's save writes them.
-    static func shownValues(of entries: [String: StoredValue], schema: StoredSchema?, key: String) -> [String: Any] {
-        guard let schema else { return [:] }
-        let postfix = SettingsKey(storedKey: key).postfix
-        var values: [String: Any] = [:]
-        for property in schema.properties.values {
-            guard let entry = property.settingsApp, let stored = entries[property.name],
-                let control = SettingsAppControl(node: property.node, range: property.range, entry: entry),
-                let value = control.settingsAppValue(of: stored.jsonForm)
-            else { continue }
-            values[SettingsKey(postfix: postfix).settingsAppKey(of: property.name)] = value
-        }
-        return values
+extension ShownKeys {
+    /// The keys of the settings a stored set's `schema` says are shown (the tool's edits judge and
+    /// write them as the app does; none without a schema).
+    init(schema: StoredSchema?, key: String) {
+        let settingsKey = SettingsKey(postfix: SettingsKey(storedKey: key).postfix)
+        self.init(
+            keys: (schema?.sortedProperties ?? []).compactMap { property in
+                guard let entry = property.settingsApp,
+                    let control = SettingsAppControl(node: property.node, range: property.range, entry: entry)
+                else { return nil }
+                return Key(name: property.name, key: settingsKey.settingsAppKey(of: property.name), control: control)
+            })
+    }
+
+    /// The keys a removal of `set` takes away: those its record says were written, and those its
+    /// schema shows.
+    static func keys(of set: SettingsCodec.StoredSet, key: String) -> [String] {
+        let settingsKey = SettingsKey(postfix: SettingsKey(storedKey: key).postfix)
+        var names = Set(ShownKeys(schema: set.storedSchema, key: key).keys.map(\.name))
+        if case .dictionary(let record)? = set.records[ArchiveFormat.shownBaseField] { names.formUnion(record.keys) }
+        return names.sorted().map(settingsKey.settingsAppKey(of:))
     }
 }

@@ -142,30 +142,51 @@ struct SettingsStore: @unchecked Sendable {
     /// defaults left out, as this process last read the domain.
     func storedObject(forLegacyKey key: String) -> Any? { domain.storedObject(forKey: key) }
 
-    /// What the domain stores under `keys` (registered defaults left out), read under its lock.
-    func storedObjects(forKeys keys: [String], refresh: Bool) throws -> [String: Any] {
+    /// What the domain stores under `keys` (registered defaults left out), with the bytes of the
+    /// set (`nil`: none, or not bytes), read together under the domain's lock: a replica's keys
+    /// and the set they were written with.
+    func look(atKeys keys: [String], refresh: Bool) throws -> (set: Data?, objects: [String: Any]) {
         try domain.withLock(exclusive: false, key: key) {
             if refresh { domain.refresh() }
-            var found: [String: Any] = [:]
-            for key in keys { found[key] = domain.storedObject(forKey: key) }
-            return found
+            let set = try readHoldingLock(refresh: false)
+            guard case .data(let bytes)? = set?.object else { return (nil, objects(forKeys: keys)) }
+            return (bytes, objects(forKeys: keys))
         }
     }
 
-    /// What a writer decided from what is stored now: the bytes to write, what to keep under a
-    /// backup key first (stored bytes nobody could use), and anything else it wants back.
+    /// What the domain stores under `keys`, registered defaults left out, as last read.
+    private func objects(forKeys keys: [String]) -> [String: Any] {
+        var found: [String: Any] = [:]
+        for key in keys { found[key] = domain.storedObject(forKey: key) }
+        return found
+    }
+
+    /// What a writer reads under the domain's exclusive lock, fresh from disk: the set, and other
+    /// keys of the domain (a replica's).
+    struct LockedRead {
+        /// What the key holds, or `nil`.
+        var stored: PreferencesValue?
+        fileprivate let store: SettingsStore
+
+        /// What the domain stores under `keys` (registered defaults left out), under the same lock.
+        func objects(forKeys keys: [String]) -> [String: Any] { store.objects(forKeys: keys) }
+    }
+
+    /// What a writer decided from what is stored now: the bytes to write (`nil`: nothing), what to
+    /// keep under a backup key first (stored bytes nobody could use), what goes beside them, and
+    /// anything else it wants back.
     struct Write<Decision> {
-        var data: Data
+        var data: Data?
         /// The archive's `$writeID`: how this process knows its own writes when it sees them.
         var writeID: Int64
         var backup: PreferencesValue?
         var decision: Decision
+        /// Values written beside the set under keys of their own, in the same write (a replica's),
+        /// by key.
+        var entries: [String: Any] = [:]
         /// Called under the lock once the write is known to fit its domain, just before it is
-        /// made (a synchronization sends its synced settings to the cloud there).
-        var willWrite: (() -> Void)?
-        /// Values written beside the set under keys of their own, in the same write: those of the
-        /// settings the system Settings app shows (`Internal/SettingsApp`), by key.
-        var shownValues: [String: Any] = [:]
+        /// made (or, with nothing to write, at the end of the decision): a replica's own writes.
+        var beforeWriting: [() -> Void] = []
     }
 
     /// Under the domain's exclusive lock, so that no other process writes in between: re-reads
@@ -173,24 +194,23 @@ struct SettingsStore: @unchecked Sendable {
     /// and flushes. When a backup is asked for, it is first kept under ``SettingsKey/backupKey(at:)``;
     /// that key is returned.
     func write<Decision>(
-        _ decide: (PreferencesValue?) throws -> Write<Decision>
+        _ decide: (LockedRead) throws -> Write<Decision>
     ) throws -> (backupKey: String?, decision: Decision) {
-        try domain.withLock(exclusive: true, key: key) {
-            let write = try decide(try readHoldingLock(refresh: true)?.object)
-            let backupKey = try writeHoldingLock(
-                write.data, writeID: write.writeID, backingUp: write.backup, willWrite: write.willWrite,
-                shownValues: write.shownValues)
-            return (backupKey, write.decision)
+        try HeldLocks.holding {
+            try domain.withLock(exclusive: true, key: key) {
+                let write = try decide(LockedRead(stored: try readHoldingLock(refresh: true)?.object, store: self))
+                guard let data = write.data else {
+                    for action in write.beforeWriting { action() }
+                    return (nil, write.decision)
+                }
+                let backupKey = try writeHoldingLock(data, writeID: write.writeID, as: write)
+                return (backupKey, write.decision)
+            }
         }
     }
 
-    private func writeHoldingLock(
-        _ data: Data,
-        writeID: Int64,
-        backingUp backup: PreferencesValue?,
-        willWrite: (() -> Void)?,
-        shownValues: [String: Any]
-    ) throws -> String? {
+    private func writeHoldingLock<Decision>(_ data: Data, writeID: Int64, as write: Write<Decision>) throws -> String? {
+        let backup = write.backup
         // What the domain holds under this key (put back if the write fails), besides it, and this
         // key's backups, oldest first.
         var previous: Any?
@@ -201,6 +221,8 @@ struct SettingsStore: @unchecked Sendable {
                 previous = value
                 return
             }
+            // The entries written beside the set are counted as they will be.
+            guard write.entries[storedKey] == nil else { return }
             let byteCount = storedKey.utf8.count + Self.estimatedByteCount(of: value)
             otherByteCount += byteCount
             if let stamp = SettingsKey(storedKey: key).backupStamp(of: storedKey) {
@@ -212,6 +234,7 @@ struct SettingsStore: @unchecked Sendable {
         let expired = backup == nil ? [] : backups.dropLast(Self.maximumBackupCount - 1)
         let newBackupKey = backup.map { _ in SettingsKey(storedKey: key).backupKey() }
         var byteCount = otherByteCount + key.utf8.count + data.count
+        byteCount += write.entries.reduce(0) { $0 + $1.key.utf8.count + Self.estimatedByteCount(of: $1.value) }
         byteCount -= expired.reduce(0) { $0 + $1.byteCount }
         if let backup, let newBackupKey {
             byteCount += newBackupKey.utf8.count + Self.estimatedByteCount(of: backup.object)
@@ -220,7 +243,7 @@ struct SettingsStore: @unchecked Sendable {
             throw AppSettingsError.tooLarge(key: key, byteCount: byteCount, limit: Self.maximumDomainByteCount)
         }
 
-        willWrite?()
+        for action in write.beforeWriting { action() }
         if let backup, let newBackupKey {
             for old in expired { domain.removeObject(forKey: old.key) }
             switch backup {
@@ -231,7 +254,7 @@ struct SettingsStore: @unchecked Sendable {
         StoreWatcher.recordOwnWrite(writeID)
         func writeDomain() throws {
             domain.setData(data, forKey: key)
-            for (shownKey, value) in shownValues { domain.setObject(value, forKey: shownKey) }
+            for (entryKey, value) in write.entries { domain.setObject(value, forKey: entryKey) }
             try flush()
         }
         if let recoveryCopies {
@@ -256,10 +279,11 @@ struct SettingsStore: @unchecked Sendable {
         }
     }
 
-    /// Removes the key (and its recovery copy) and `otherKeys` (those of the settings the
-    /// Settings app shows), and flushes.
+    /// Removes the key (and its recovery copy) and `otherKeys` (the replicas' entries), and flushes.
     func remove(alsoRemoving otherKeys: [String] = []) throws {
-        try domain.withLock(exclusive: true, key: key) { try removeHoldingLock(alsoRemoving: otherKeys) }
+        try HeldLocks.holding {
+            try domain.withLock(exclusive: true, key: key) { try removeHoldingLock(alsoRemoving: otherKeys) }
+        }
     }
 
     /// Takes the set away whether or not it can be read, keeping its bytes as a save keeps an
@@ -269,19 +293,26 @@ struct SettingsStore: @unchecked Sendable {
     /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when nothing is stored under the key
     ///   (nor in its recovery copy); ``AppSettingsError/storeFailed(key:reason:)`` when the domain
     ///   cannot be written.
-    func removeKeepingBackup() throws -> String {
-        try domain.withLock(exclusive: true, key: key) { () throws -> String in
-            domain.refresh()
-            let backupKey = SettingsKey(storedKey: key).backupKey()
-            if let object = domain.storedObject(forKey: key) {
-                domain.setObject(object, forKey: backupKey)
-            } else if let bytes = try recoveryCopies?.readRecoveryCopy(forKey: key) {
-                domain.setData(bytes, forKey: backupKey)
-            } else {
-                throw AppSettingsError.readFailed(key: key, reason: "nothing is stored under it")
+    func removeKeepingBackup(alsoRemoving otherKeys: (PreferencesValue) -> [String] = { _ in [] }) throws -> String {
+        try HeldLocks.holding {
+            try domain.withLock(exclusive: true, key: key) { () throws -> String in
+                domain.refresh()
+                let backupKey = SettingsKey(storedKey: key).backupKey()
+                let removed: PreferencesValue
+                if let object = domain.storedObject(forKey: key) {
+                    removed =
+                        (object as? Data).map(PreferencesValue.data)
+                        ?? .other(object, typeName: foundTypeName(of: object))
+                    domain.setObject(object, forKey: backupKey)
+                } else if let bytes = try recoveryCopies?.readRecoveryCopy(forKey: key) {
+                    removed = .data(bytes)
+                    domain.setData(bytes, forKey: backupKey)
+                } else {
+                    throw AppSettingsError.readFailed(key: key, reason: "nothing is stored under it")
+                }
+                try removeHoldingLock(alsoRemoving: otherKeys(removed))
+                return backupKey
             }
-            try removeHoldingLock(alsoRemoving: [])
-            return backupKey
         }
     }
 

@@ -27,10 +27,12 @@ extension StoredSets {
 
         /// Throws what `update(fromJSON:)` in the app throws for `value` (as JSON gives it) at
         /// `path`, in the same words, when the set's schema refuses it; nothing without a schema.
-        package func check(_ value: StoredValue, at path: [String]) throws(AppSettingsError) {
-            guard let property = property(at: path),
-                let problem = property.problem(with: value, path: path.joined(separator: "."))
-            else { return }
+        /// `merging`: an object's members may be missing (what is stored fills them; the merged
+        /// value is checked whole before it is written).
+        package func check(_ value: StoredValue, at path: [String], merging: Bool) throws(AppSettingsError) {
+            guard var property = property(at: path) else { return }
+            if merging { property.node = property.node.takingSomeMembers }
+            guard let problem = property.problem(with: value, path: path.joined(separator: ".")) else { return }
             throw problem.error(key: key)
         }
 
@@ -43,6 +45,9 @@ extension StoredSets {
                     guard let nested = properties.first(where: { $0.name == component }) else { return nil }
                     property = nested
                 case .dictionary(let element): property = SchemaProperty(name: component, node: element)
+                case .members(let members):
+                    guard let member = members.first(where: { $0.name == component }) else { return nil }
+                    property = SchemaProperty(name: component, node: member.node)
                 default: return nil
                 }
             }
@@ -63,26 +68,41 @@ extension StoredSets {
         let store = SettingsStore(userDefaults: userDefaults, key: key)
         let written: Data
         do {
-            (_, written) = try store.write { stored in
-                let set = try readable(stored, key: key)
+            (_, written) = try store.write { domain in
+                let set = try readable(domain.stored, key: key)
                 var entries = set.values
                 // The set's own schema (stored by its app since AppSettings described settings)
-                // says which settings are optional, and checks every value the edit changed; a
-                // set stored before has none.
+                // says which settings are optional and which are shown in the Settings app, and
+                // checks every value the edit changed; a set stored before has none.
                 let schema = set.storedSchema
+                let shown = ShownKeys(schema: schema, key: key)
+                let found = domain.objects(forKeys: shown.keys.map(\.key))
+                // What the Settings app changed since its keys were written is taken first, as the
+                // app takes it: an edit seen now, under the edit that follows.
+                let judged = shown.judge(
+                    found, record: set.records[ArchiveFormat.shownBaseField], setValues: set.values)
+                for (shownKey, state) in judged {
+                    guard case .edited(_, .success(let value)) = state,
+                        schema?.properties[shownKey.name]?.problem(with: value.jsonForm, path: shownKey.name) == nil
+                    else { continue }
+                    entries[shownKey.name] = value
+                }
                 try change(
                     &entries,
                     EditContext(schemaVersion: set.schemaVersion.flatMap { Int(exactly: $0) }, schema: schema, key: key)
                 )
                 guard entries != set.values else { throw NothingToWrite() }
                 if let schema { try check(entries, changedFrom: set.values, against: schema, key: key) }
+                // The keys the Settings app shows hold the values written, as an app's save leaves them.
+                var records = set.records
+                let (shownValues, record) = shown.written(entries, over: set.records[ArchiveFormat.shownBaseField])
+                if !shown.keys.isEmpty { records[ArchiveFormat.shownBaseField] = record }
                 let (data, writeID) = SettingsCodec.archive(
-                    set, replacingValuesWith: entries,
+                    set, replacingValuesWith: entries, records: records,
                     schema: schema?.text(forNames: entries.keys.sorted(), values: entries))
                 // The store checks the size of the domain it goes into.
                 var write = SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
-                // The keys the Settings app shows hold the values written, as an app's save leaves them.
-                write.shownValues = SettingsBundlePage.shownValues(of: entries, schema: schema, key: key)
+                write.entries = shownValues
                 return write
             }
         } catch is NothingToWrite {
@@ -143,7 +163,8 @@ extension StoredSets {
 extension StoredSets {
     /// Takes the set under `key` away, under the domain's exclusive lock, keeping its bytes as the
     /// app keeps an unreadable set's: under a backup key (`<key>.unreadable-<ms>`), written before
-    /// the key and its recovery copy are removed. Works whether or not the set can be read (an
+    /// the key, its recovery copy and the keys the Settings app shows (as its record and schema
+    /// name them) are removed. Works whether or not the set can be read (an
     /// unreadable set is what it is for). Returns the backup key.
     ///
     /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when nothing is stored under `key`
@@ -153,7 +174,13 @@ extension StoredSets {
         try StoreNames.check(key: key)
         let backupKey: String
         do {
-            backupKey = try SettingsStore(userDefaults: userDefaults, key: key).removeKeepingBackup()
+            // The Settings app's keys go with the set, as an app's removal takes them.
+            backupKey = try SettingsStore(userDefaults: userDefaults, key: key).removeKeepingBackup { removed in
+                guard case .data(let bytes) = removed,
+                    let set = try? SettingsCodec.readStoredSet(bytes, readingSchema: true)
+                else { return [] }
+                return ShownKeys.keys(of: set, key: key)
+            }
         } catch let error as AppSettingsError {
             throw error
         } catch {

@@ -28,6 +28,20 @@ package enum StoredSets {
         return (document.schemaVersion, document.entries)
     }
 
+    /// A document's entries and `$schemaVersion` as JSON values, read as an import reads them;
+    /// numbers as `JSONSerialization` gives them (an integer, or the `Double` nearest it).
+    package static func jsonObject(ofDocument data: Data) throws(AppSettingsError) -> [String: Any] {
+        let document = try JSONForm.document(from: data, key: "")
+        var object = document.entries.mapValues { JSONForm.jsonValue($0.withNumberTextRead) }
+        if let version = document.schemaVersion { object[JSONForm.schemaVersionKey] = version }
+        return object
+    }
+
+    /// The settings whose declaration has a `validate:` rule, by the schema `set` carries.
+    package static func settingsCheckedByApp(of set: SettingsCodec.StoredSet) -> [String] {
+        set.storedSchema?.properties.values.filter(\.isCheckedByApp).map(\.name).sorted() ?? []
+    }
+
     /// The value JSON text holds (read exactly, as documents are: `JSONReader`); `nil` when the
     /// text is not JSON.
     package static func storedValue(fromJSONText text: String) -> StoredValue? {

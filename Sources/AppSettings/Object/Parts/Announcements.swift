@@ -1,37 +1,45 @@
 import Foundation
 
-/// Who hears of an object's changes, and the changes held back while a transaction runs.
+/// Who hears of an object's changes, and the changes waiting for a delivery or a transaction's end.
 /// Guarded by the object's `_state`; what it hands out is called only after the lock is released.
 struct Announcements {
     /// The streams of ``AppSettingsObject/changes`` still listening, by stream.
     var continuations: [UUID: AsyncStream<AppSettingsChange>.Continuation] = [:]
-    /// How many transactions (`inTransaction`) are running; changes are collected while above 0.
+    /// How many transactions (`inTransaction`) are running; nothing is delivered while above 0.
     private var transactionDepth = 0
-    private var changedInTransaction: Set<Int> = []
-    /// Deliveries (Observation, notifications, change sequences) not yet made, in order: one thread
-    /// at a time makes them, outside the lock, so that each observation registration is told once
-    /// per change whatever the threads (Observation calls every registration it finds in `willSet`
-    /// before it cancels the one-shot ones: two threads' `willSet`s would both find it).
-    private var waitingDeliveries: [() -> Void] = []
-    /// Whether a thread is making the deliveries; the others only queue theirs.
+    /// The settings changed and not yet delivered (Observation, the notification, the change
+    /// sequences), merged while a thread delivers or a transaction runs: they wait as one delivery,
+    /// never as a queue. One thread at a time delivers, outside the lock: Observation calls every
+    /// registration it finds in `willSet` before it cancels the one-shot ones, so two threads'
+    /// `willSet`s would tell one registration twice of one change.
+    private var waiting: Set<Int> = []
+    /// Whether a thread is delivering; the others only merge their changes into `waiting`.
     private var delivering = false
 
-    /// Queues `delivery`; `true` when the caller is to make the queued deliveries (no other thread
-    /// is), taking each with ``nextDelivery()``.
-    mutating func queue(_ delivery: @escaping () -> Void) -> Bool {
-        waitingDeliveries.append(delivery)
-        guard !delivering else { return false }
+    /// Merges `seen` into the waiting changes; the delivery the caller makes now when no thread
+    /// delivers and no transaction runs (it is then the delivering thread, and takes the changes
+    /// merged meanwhile with ``nextDelivery()`` until `nil`), else `nil`. One change with nothing
+    /// waiting (every assignment on one thread) goes as it is.
+    mutating func delivery(of seen: [Int]) -> Delivery? {
+        if delivering || transactionDepth > 0 || !waiting.isEmpty || seen.isEmpty {
+            waiting.formUnion(seen)
+            guard !delivering else { return nil }
+            delivering = true
+            return nextDelivery()
+        }
         delivering = true
-        return true
+        return (seen, listeners)
     }
 
-    /// The next delivery to make, or `nil` when none is left (the delivering thread is done).
-    mutating func nextDelivery() -> (() -> Void)? {
-        guard !waitingDeliveries.isEmpty else {
+    /// The waiting changes as one delivery, to the change sequences open now; `nil` when none is
+    /// waiting or a transaction runs (the delivering thread is done).
+    mutating func nextDelivery() -> Delivery? {
+        guard !waiting.isEmpty, transactionDepth == 0 else {
             delivering = false
             return nil
         }
-        return waitingDeliveries.removeFirst()
+        defer { waiting = [] }
+        return (waiting.sorted(), listeners)
     }
 
     /// The continuations to yield to, copied out to be called without the lock.
@@ -39,23 +47,15 @@ struct Announcements {
         continuations.isEmpty ? [] : Array(continuations.values)
     }
 
-    /// Keeps `indices` for the end of the running transaction; `false` when none runs.
-    mutating func holdBack(_ indices: [Int]) -> Bool {
-        guard transactionDepth > 0 else { return false }
-        changedInTransaction.formUnion(indices)
-        return true
-    }
-
     mutating func beginTransaction() {
         transactionDepth += 1
     }
 
-    /// Ends a transaction: the settings changed in it, once the outermost one ends.
-    mutating func endTransaction() -> [Int] {
+    /// Ends a transaction; once the outermost one ends, the delivery of what changed in it and
+    /// meanwhile, as ``delivery(of:)`` gives it.
+    mutating func endTransaction() -> Delivery? {
         transactionDepth -= 1
-        guard transactionDepth == 0 else { return [] }
-        defer { changedInTransaction = [] }
-        return changedInTransaction.sorted()
+        return delivery(of: [])
     }
 
     /// Stops listening: the continuations to finish, copied out.
@@ -64,6 +64,9 @@ struct Announcements {
         return Array(continuations.values)
     }
 }
+
+/// One delivery, made with no lock held: the settings it tells of, and the change sequences it tells.
+typealias Delivery = (settings: [Int], listeners: [AsyncStream<AppSettingsChange>.Continuation])
 
 /// The part of an object that tells of changes: Observation, the parent object, notifications and
 /// `changes` sequences, one delivery at a time (`ObjectState.announcements`, an ``Announcements``).

@@ -22,6 +22,17 @@ final class ScratchCopyDefaults: UserDefaults {
     /// `.standard` and never loaded. (Not `Sendable` in corelibs; `UserDefaults` is thread-safe,
     /// Foundation documents, and this one's only own property is immutable.)
     nonisolated(unsafe) static let describingClass = ScratchCopyDefaults(for: .standard)
+
+    /// While an object is made to describe its class (`SettingsForms.developerDefaults()`): every
+    /// settings object created then, its nested ones included (whose property initializers name
+    /// their own stores), is a describing one, never loaded, overridden or published. So no
+    /// store is read, which a save, under its store's lock, could not let it.
+    @TaskLocal static var isDescribing = false
+
+    /// A throwaway instance of `type` that only describes its class, made while `isDescribing`.
+    static func describing<Object: AppSettingsObject>(_ type: Object.Type) -> Object {
+        $isDescribing.withValue(true) { type.init(userDefaults: describingClass) }
+    }
 }
 
 /// While the default `sharedStore` asks `sharedUserDefaults` (or the other way round): the default

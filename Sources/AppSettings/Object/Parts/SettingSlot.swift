@@ -76,11 +76,10 @@ class AnySettingSlot: @unchecked Sendable {
     var valueTypeName: String { "" }
     /// The form of the value in a JSON document (a nested settings object's is made from the object).
     var schemaNode: SchemaNode { .any }
-    /// The developer default in its stored form; `nil` when it has none (a nested settings object,
-    /// a value that cannot be encoded).
-    var defaultStoredValue: StoredValue? { nil }
-    /// The developer default in its JSON form, for the schema; `nil` when it has none.
-    final var defaultJSONForm: StoredValue? { defaultStoredValue?.jsonForm }
+    /// The value in its stored form, read without the owner's lock: for an object nobody else
+    /// sees (one holding its developer defaults, `SettingsForms.developerDefaults()`); `nil` when
+    /// it has none (a nested settings object, a value that cannot be encoded).
+    var storedForm: StoredValue? { nil }
     /// Why a stored value (of the setting's type) is outside the declared range; `nil` when it is
     /// inside or there is none. Runs unlocked.
     func rangeProblem(of stored: StoredValue) -> String? { nil }
@@ -93,6 +92,8 @@ struct SettingRules: Sendable {
     var description: String?
     /// What `@Setting(inSettingsApp: true)` declares (`Setting+SettingsApp.swift`); `nil` when not shown.
     var settingsApp: SettingsAppEntry?
+    /// Whether the declaration has a `validate:` rule, which only the app runs.
+    var checkedByApp = false
 
     static let none = SettingRules()
 }
@@ -210,48 +211,46 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     override var valueTypeName: String { String(describing: Value.self) }
 
     override func overrideValue(from stored: StoredValue) throws -> Any {
+        // Refused in the words a document's refusal uses, what the declaration accepts (its
+        // range, choices, form: `SchemaProperty.expectedText`); the record of the ignored
+        // override names the value. A type the schema does not describe keeps its own words.
+        let property = SchemaProperty(name: name, node: schemaNode, range: rules.range)
+        let refusal = StoredValueMismatch(expectedDescription: property.expectedText, foundDescription: "")
         let parsed: Value
         do {
             parsed = try witness.overrideValue(from: stored)
         } catch let mismatch as StoredValueMismatch {
-            // In the words a document's refusal uses (what the schema accepts: the choices, the
-            // range, the form); a type the schema does not describe keeps its own.
-            guard schemaNode.unwrapped.node != .any else { throw mismatch }
-            let given = if case .string(let text) = stored { "'\(text)'" } else { JSONForm.description(of: stored) }
-            throw StoredValueMismatch(expectedDescription: schemaNode.expectedText, foundDescription: given)
+            guard property.node.isDescribed else { throw mismatch }
+            throw refusal
         }
+        // The number as given, before the type rounds it (`1.00000001` is no `Float` in 0...1);
+        // then the value (NaN lies in no range). An override is an administrator's or a tester's
+        // statement: one outside the range is refused (and listed), not clamped into something
+        // nobody asked for.
         if let range = rules.range, let number = Self.number(in: stored), range.contains(number) == false {
-            // The number as given, before the type rounds it (`1.00000001` is no `Float` in 0...1).
-            throw StoredValueMismatch(
-                expectedDescription: "\(valueTypeName) in \(range.text)",
-                foundDescription: "\(JSONForm.description(of: number)), outside the range")
+            throw refusal
         }
-        if let isInRange, !isInRange(parsed), let range = rules.range {
-            // An override is an administrator's or a tester's statement: one outside the range
-            // is refused (and listed), not clamped into something nobody asked for.
-            throw StoredValueMismatch(
-                expectedDescription: "\(valueTypeName) in \(range.text)",
-                foundDescription: "\(String(describing: parsed)), outside the range")
-        }
+        if let isInRange, !isInRange(parsed) { throw refusal }
         return validate?(parsed) ?? parsed
     }
 
     /// The number an override gives, as given: a stored number, or text that reads as one.
     private static func number(in stored: StoredValue) -> StoredValue? {
         switch stored {
-        case .integer, .unsignedInteger, .double: return stored
+        case .integer, .unsignedInteger, .double, .numberText: return stored
         case .float(let value): return .double(Double(value))
         case .string(let text):
-            guard let number = Double(OverrideText.trimmed(text)), number.isFinite else { return nil }
-            return .double(number)
+            let trimmed = OverrideText.trimmed(text)
+            guard TextForms.realNumber(fromText: trimmed)?.isFinite == true else { return nil }
+            return .numberText(trimmed)
         default: return nil
         }
     }
 
-    override var schemaNode: SchemaNode { witness.schemaNode }
+    override var schemaNode: SchemaNode { witness.schemaNode(describing: initialValue) }
 
-    override var defaultStoredValue: StoredValue? {
-        guard !holdsSettingsObject, let stored = try? witness.storedValue(of: initialValue) else {
+    override var storedForm: StoredValue? {
+        guard !holdsSettingsObject, let stored = try? witness.storedValue(of: value) else {
             // A value that cannot be encoded (an NSSecureCoding class of Apple's frameworks) has
             // no default to show; saving it throws, naming the setting.
             return nil

@@ -9,7 +9,10 @@ struct SettingsAppState {
     /// Emptied by a save, after which the keys hold the values written.
     private(set) var seen: [String: StoredValue] = [:]
     /// The values not taken since the last load.
-    var ignored: [IgnoredSettingsAppValue] = []
+    private(set) var ignored: [IgnoredSettingsAppValue] = []
+    /// Whether a key is missing or stale (another writer's save that does not show the setting, a
+    /// set stored before it was shown): the next save writes them, even with nothing else changed.
+    var needsWriting = false
     /// Counts the changes of ``seen``: a look at the keys, made outside the lock, applies what it
     /// found only when no other look, save or load changed what was seen meanwhile (else it looks
     /// again), so that a value it read before a reset or a save never lands after a later
@@ -19,13 +22,19 @@ struct SettingsAppState {
     /// Records what a look found.
     mutating func see(_ values: [String: StoredValue], ignoring ignored: [IgnoredSettingsAppValue]) {
         seen.merge(values) { $1 }
-        self.ignored += ignored
+        ignore(ignored)
         generation &+= 1
     }
 
-    /// After a save: the keys hold the values written.
+    /// Lists values not taken, each once.
+    mutating func ignore(_ values: [IgnoredSettingsAppValue]) {
+        for value in values where !ignored.contains(value) { ignored.append(value) }
+    }
+
+    /// After a write: the keys hold the values written.
     mutating func forgetSeen() {
         seen = [:]
+        needsWriting = false
         generation &+= 1
     }
 

@@ -17,8 +17,8 @@ extension SettingsCodec {
         package var unreadable: [(name: String, reason: String)] = []
         /// The `$schema` text, when the set carries one (see `StoredSchema`); read only on request.
         package var schemaText: String?
-        /// The record of synced settings, kept as it is by a write back.
-        var syncRecord: ArchivedSyncRecord?
+        /// The records of the set's replicas, kept as they are by a write back.
+        var records = ReplicaRecords()
 
         package init() {}
     }
@@ -37,21 +37,23 @@ extension SettingsCodec {
         set.values = values.values
         set.unreadable = values.unreadable.map { ($0.name, $0.error.description) }
         set.schemaText = values.schemaText
-        set.syncRecord = values.syncRecord
+        set.records = values.records
         return set
     }
 
-    /// The archive of `set` with `values` in place of its own: its schema version and record of
-    /// synced settings kept, `schema` as its `$schema`, and a new random write ID, returned with it.
+    /// The archive of `set` with `values` in place of its own: its schema version kept, `records`
+    /// as its replicas' records (by default its own), `schema` as its `$schema`, and a new random
+    /// write ID, returned with it.
     package static func archive(
         _ set: StoredSet,
         replacingValuesWith values: [String: StoredValue],
+        records: ReplicaRecords? = nil,
         schema: String?
     ) -> (data: Data, writeID: Int64) {
         let writeID = Int64.random(in: 1...Int64.max)
         let data = KeyedArchiveWriter.archive(
-            schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: values, syncRecord: set.syncRecord,
-            schema: schema)
+            schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: values,
+            records: records ?? set.records, schema: schema)
         return (data, writeID)
     }
 

@@ -37,7 +37,7 @@ package struct SettingsCodec {
         archive(
             try encodedSettings(snapshot),
             schemaVersion: snapshot.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion),
-            syncRecord: snapshot.stored.syncRecord)
+            records: snapshot.stored.records)
     }
 
     /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
@@ -46,12 +46,12 @@ package struct SettingsCodec {
         _ settings: [String: StoredValue],
         schemaVersion: Int,
         writeID: Int64 = .random(in: 1...Int64.max),
-        syncRecord: ArchivedSyncRecord? = nil,
+        records: ReplicaRecords = [:],
         includingSchema: Bool = true
     ) -> Data {
         KeyedArchiveWriter.archive(
             schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
-            syncRecord: syncRecord,
+            records: records,
             schema: includingSchema
                 ? StoredSchema.text(of: object, settings: settings, schemaVersion: schemaVersion) : nil)
     }
@@ -69,8 +69,8 @@ package struct SettingsCodec {
         var problems = LoadProblems()
         /// Why the archive, or its migration, failed (`entries` then holds the unmigrated values).
         var error: AppSettingsError?
-        /// The record of synced settings, when the set has one (carried unread).
-        var syncRecord: ArchivedSyncRecord?
+        /// The records of the set's replicas (carried unread).
+        var records = ReplicaRecords()
     }
 
     func readStoredSettings(_ data: Data) -> StoredSettings {
@@ -81,7 +81,7 @@ package struct SettingsCodec {
             let set = try Self.readStoredSet(data)
             result.schemaVersion = set.schemaVersion.flatMap { Int(exactly: $0) }
             entries = set.values
-            result.syncRecord = set.syncRecord
+            result.records = set.records
             for (name, reason) in set.unreadable {
                 result.problems.append(setting: name, reason: reason)
             }
@@ -105,12 +105,22 @@ package struct SettingsCodec {
         return result
     }
 
-    /// `entries` after the class's `migrate(_:fromSchemaVersion:)`, back in stored form.
+    /// `entries` after the class's `migrate(_:fromSchemaVersion:)`, back in stored form; an entry
+    /// the migration left as it was keeps its form (a number as written, which the migration saw
+    /// as an `Int` or a `Double`).
     func migrated(_ entries: [String: StoredValue], from version: Int) throws -> [String: StoredValue] {
         var values = entries.mapValues { $0.migrationValue }
         try object.migrate(&values, fromSchemaVersion: version)
         var result: [String: StoredValue] = [:]
         for (name, value) in values {
+            if let entry = entries[name],
+                StoredValue(propertyListValue: value)
+                    == StoredValue(
+                        propertyListValue: entry.migrationValue)
+            {
+                result[name] = entry
+                continue
+            }
             guard let stored = StoredValue(propertyListValue: value) else {
                 throw AppSettingsError.migrationFailed(
                     key: object.userDefaultsKey,

@@ -137,19 +137,21 @@ struct SettingsOverrides: ObjectPart {
     ) {
         // One application at a time, reading managed configuration under the same lock, so the
         // last one read is the last one applied.
-        let applied = object._synchronization.withLock { _ -> AppliedOverrides? in
-            let managed = given ?? readManagedConfiguration(sources)
-            if given == nil, managed == _state.withLock({ $0.overrides?.managed }) { return nil }
-            var (candidates, ignored) = overrideCandidates(sources: sources, managed: managed)
-            var changes: [(object: AppSettingsObject, indices: [Int])] = []
-            if force || !candidates.isEmpty {
-                resolveOverrides(path: "", candidates: &candidates, ignored: &ignored, changes: &changes)
+        let applied = HeldLocks.holding {
+            object._synchronization.withLock { _ -> AppliedOverrides? in
+                let managed = given ?? readManagedConfiguration(sources)
+                if given == nil, managed == _state.withLock({ $0.overrides?.managed }) { return nil }
+                var (candidates, ignored) = overrideCandidates(sources: sources, managed: managed)
+                var changes: [(object: AppSettingsObject, indices: [Int])] = []
+                if force || !candidates.isEmpty {
+                    resolveOverrides(path: "", candidates: &candidates, ignored: &ignored, changes: &changes)
+                }
+                let previous = _state.withLock { state in
+                    defer { state.overrides = OverrideState(sources: sources, managed: managed, ignored: ignored) }
+                    return state.overrides?.ignored ?? []
+                }
+                return AppliedOverrides(ignored: ignored, changes: changes, previouslyIgnored: previous)
             }
-            let previous = _state.withLock { state in
-                defer { state.overrides = OverrideState(sources: sources, managed: managed, ignored: ignored) }
-                return state.overrides?.ignored ?? []
-            }
-            return AppliedOverrides(ignored: ignored, changes: changes, previouslyIgnored: previous)
         }
         guard let applied else { return }
         for problem in applied.ignored where !applied.previouslyIgnored.contains(problem) {
@@ -297,10 +299,7 @@ struct SettingsOverrides: ObjectPart {
     }
 
     private static func overrideProblem(_ error: any Error) -> String {
-        if let mismatch = error as? StoredValueMismatch {
-            return "expected \(mismatch.expected), found \(mismatch.found)"
-        }
-        return "\(error)"
+        "\(error)"
     }
 }
 
@@ -318,6 +317,7 @@ extension StoredValue {
     /// A managed value as text, for ``IgnoredOverride/value``.
     var overrideDescription: String {
         if case .string(let text) = self { return text }
+        if case .numberText(let text) = self { return text }
         return String(describing: propertyListValue ?? "nil")
     }
 }

@@ -13,8 +13,8 @@ struct StoredBase {
     var schemaVersion: Int?
     /// What was stored when a load could not use all of it: backed up before it is replaced.
     var unreadable: PreferencesValue?
-    /// The set's record of synced settings, carried unread: only the sync coordinator reads it.
-    var syncRecord: ArchivedSyncRecord?
+    /// The records of the set's replicas, carried unread: each replica reads only its own.
+    var records = ReplicaRecords()
 
     /// The one rule for the schema version a save writes: the stored one, or the class's when it
     /// is newer (a set is never written with an older version than it was read with).

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The library's calls made on a thread that holds one of its locks. Apple's `UserDefaults` posts
+/// `didChangeNotification` "on the same thread you used to make the change", inside
+/// `set(_:forKey:)`: an app observer registered with `queue: nil` runs while a save holds the
+/// object's synchronization lock and the key's lock, neither of them recursive, so a save, revert,
+/// removal or pull it asked for would wait for its own thread. Such a call is made instead as soon as
+/// the thread's outermost call has released every lock, on the same thread, before that call
+/// returns (an error it throws is logged). Reads and assignments take no such lock and run at once.
+enum HeldLocks {
+    private final class ThreadState {
+        /// Library locks this thread holds now.
+        var held = 0
+        /// Nested calls of `call` running on this thread.
+        var depth = 0
+        var waiting: [() -> Void] = []
+    }
+
+    private static let threadKey = "AppSettings.HeldLocks"
+
+    private static var current: ThreadState {
+        let dictionary = Thread.current.threadDictionary
+        if let state = dictionary[threadKey] as? ThreadState { return state }
+        let state = ThreadState()
+        dictionary[threadKey] = state
+        return state
+    }
+
+    /// Runs `body` while holding a library lock that `body` takes.
+    static func holding<T>(_ body: () throws -> T) rethrows -> T {
+        let state = current
+        state.held += 1
+        defer { state.held -= 1 }
+        return try body()
+    }
+
+    /// Runs a call that takes the library's locks now, or, on a thread holding one, once its
+    /// outermost call released them (`what` names it in the log if it then fails).
+    static func call(_ what: String, _ body: @escaping () throws -> Void) throws {
+        let state = current
+        guard state.held == 0 else {
+            state.waiting.append {
+                do { try body() } catch { Log.error("\(what), made after the write it was asked for inside: \(error)") }
+            }
+            return
+        }
+        state.depth += 1
+        defer {
+            state.depth -= 1
+            while state.depth == 0, !state.waiting.isEmpty { state.waiting.removeFirst()() }
+        }
+        try body()
+    }
+}

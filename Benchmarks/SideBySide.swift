@@ -30,6 +30,7 @@ func runSideBySideIfAsked() {
 @MainActor
 func runSideBySideRound(samples: Int) throws {
     let archiveSuite = TemporarySuite()
+    let aloneSuite = TemporarySuite()
     let plistSuite = TemporarySuite()
     defer { TemporarySuite.removeAll() }
     let plistKey = "PlainSettings20"
@@ -40,24 +41,24 @@ func runSideBySideRound(samples: Int) throws {
     let settings = Settings20(userDefaults: archiveSuite.defaults)
     settings.makeDirty()
     try settings.synchronizeToUserDefaults()
+    // A set stored by an object no longer alive: its loads find no live object holding its bytes.
+    do {
+        let writer = Settings20(userDefaults: aloneSuite.defaults)
+        writer.makeDirty()
+        try writer.synchronizeToUserDefaults()
+    }
     var plain = PlainSettings20()
     plistSuite.defaults.set(try encoder.encode(plain), forKey: plistKey)
     plistSuite.defaults.synchronize()
 
     let rows = [
-        "load20.appsettings", "load20.codable", "save20.appsettings", "save20.codable",
+        "load20.appsettings", "load20.codable", "save20.appsettings", "save20.codable", "load20alone.appsettings",
     ]
     let results = try medians(
         of: [
-            // A new object of the class loading its set, as `load 20` measures it: each sample
-            // first has `UserDefaults` re-read the domain from disk, untimed.
-            Contender(name: rows[0]) {
-                archiveSuite.defaults.synchronize()
-                var loaded: Settings20?
-                let time = nanoseconds { loaded = Settings20(userDefaults: archiveSuite.defaults) }
-                blackHole(loaded?.checksum ?? 0)
-                return time
-            },
+            // A new object of the class loading its set while another object of its key, which
+            // saved that set, is alive (an app's `shared`), as `load 20` measures it.
+            newObject(rows[0], in: archiveSuite),
             Contender(name: rows[1]) {
                 plistSuite.defaults.synchronize()
                 return try nanoseconds {
@@ -76,10 +77,25 @@ func runSideBySideRound(samples: Int) throws {
                     plistSuite.defaults.synchronize()
                 }
             },
+            // The same with no live object of the key holding the stored bytes.
+            newObject(rows[4], in: aloneSuite),
         ],
         samples: samples
     )
     for (row, result) in zip(rows, results) {
         print("side-by-side \(row) \(Int(result.rounded()))")
+    }
+}
+
+/// A new object of `Settings20` loading what `suite` holds, each sample after `UserDefaults` re-read
+/// the domain from disk, untimed.
+@MainActor
+private func newObject(_ name: String, in suite: TemporarySuite) -> Contender {
+    Contender(name: name) {
+        suite.defaults.synchronize()
+        var loaded: Settings20?
+        let time = nanoseconds { loaded = Settings20(userDefaults: suite.defaults) }
+        blackHole(loaded?.checksum ?? 0)
+        return time
     }
 }

@@ -4,8 +4,9 @@
 # .build/older/<commit>, with this tree's Benchmarks/SideBySide.swift copied in and the one line
 # that calls it added to its main.swift; then the two binaries run `--side-by-side SAMPLES` in
 # turns, ROUNDS times each (the order alternating, after one warm-up round each). Each round is a
-# process that measures, taking turns, a new object of `Settings20` loading its set, a save of it,
-# and the `Codable` path (`PropertyListDecoder` / `PropertyListEncoder` with `UserDefaults`) that
+# process that measures, taking turns, a new object of `Settings20` loading its set (beside a live
+# object of the key that saved it, an app's `shared`, and with none alive), a save of it, and the
+# `Codable` path (`PropertyListDecoder` / `PropertyListEncoder` with `UserDefaults`) that
 # both builds measure alike. Prints one table: the medians over the rounds, older, now and the
 # `Codable` path, with the ratios (each build's ratio to the `Codable` path is taken round by
 # round, in its own process). No threshold: the figures are for reading.
@@ -96,10 +97,15 @@ def spread(build, row):
 print()
 print("| 20 settings | older | now | now / older | Codable path (older's run / now's run) | older / Codable | now / Codable |")
 print("|---|---:|---:|---:|---:|---:|---:|")
-for operation in ["load20", "save20"]:
-    app, codable = operation + ".appsettings", operation + ".codable"
+titles = {
+    "load20": "load: a new object beside a live one that saved",
+    "load20alone": "load: a new object, none other alive",
+    "save20": "save: synchronizeToUserDefaults()",
+}
+for operation in ["load20", "load20alone", "save20"]:
+    app, codable = operation + ".appsettings", operation.replace("alone", "") + ".codable"
     print(
-        f"| {'load: a new object' if operation == 'load20' else 'save: synchronizeToUserDefaults()'} "
+        f"| {titles[operation]} "
         f"| {median('older', app) / 1000:.1f} µs | {median('now', app) / 1000:.1f} µs "
         f"| {ratio('now', app, 'older', app):.2f}x "
         f"| {median('older', codable) / 1000:.1f} / {median('now', codable) / 1000:.1f} µs "
@@ -107,10 +113,10 @@ for operation in ["load20", "save20"]:
     )
 print()
 print("Spread over the rounds (min–max µs):")
-for operation in ["load20", "save20"]:
+for operation in ["load20", "load20alone", "save20"]:
     for build in ["older", "now"]:
         print(
             f"- {operation} {build}: AppSettings {spread(build, operation + '.appsettings')}, "
-            f"Codable {spread(build, operation + '.codable')}"
+            f"Codable {spread(build, operation.replace('alone', '') + '.codable')}"
         )
 EOF

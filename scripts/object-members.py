@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts the members of AppSettingsObject, of any access, from the module's symbol graph.
 
-    python3 scripts/object-members.py [--list] [--at-most N] [--face-locks] [--state-owners] [--platform-free]
+    python3 scripts/object-members.py [--list] [--at-most N] [--face-locks] [--state-owners] [--platform-free] [--feature-free]
 
 Builds the package (debug), extracts the symbol graph of `AppSettings` with private symbols, and
 counts the symbols that are members of the class itself (its extensions included; members of
@@ -29,6 +29,11 @@ on the platform (`#if os(...)`, `canImport(...)`, `targetEnvironment(...)`, `arc
 `APPLE_STAND_INS`): what differs between Linux and Apple platforms is behind the store and the
 other seams of `Internal/`. `#if DEBUG` and the fault-injection flag are not platforms. It first
 shows, on a made-up source, that it refuses a platform branch and lets `#if DEBUG` pass.
+
+With `--feature-free` the files of a save and a load (SAVE_AND_LOAD) name neither iCloud nor the
+Settings app (issue 46): those take part as replicas (`SettingsReplica`), which the ledger lists
+once (`AppSettingsObject+Replicas.swift`). It first shows, on a made-up source, that it refuses a
+line naming the cloud.
 """
 import argparse
 import collections
@@ -226,6 +231,35 @@ def check_platform_free() -> int:
         f"Object/ branches on no platform ({count} files)")
 
 
+SAVE_AND_LOAD = [
+    "Sources/AppSettings/Object/AppSettingsObject+Saving.swift",
+    "Sources/AppSettings/Object/AppSettingsObject+Loading.swift",
+    "Sources/AppSettings/Object/AppSettingsObject+Reconciling.swift",
+    "Sources/AppSettings/Object/Parts/Reconciliation.swift",
+    "Sources/AppSettings/Internal/Store/SettingsStore.swift",
+]
+FEATURE_NAME = re.compile(r"cloud|settings ?app|ubiquit|shown", re.IGNORECASE)
+
+
+def feature_sites(text: str, file_name: str) -> list:
+    """The lines of `text` that name iCloud or the Settings app."""
+    return [f"{file_name}:{number}: {line.strip()}"
+            for number, line in enumerate(text.splitlines(), 1) if FEATURE_NAME.search(line)]
+
+
+def check_feature_free() -> int:
+    made_up = "    let replicas = ledger.replicas()\n    if syncs { cloud.push(snapshot) }\n"
+    if not refuses_made_up("feature-free", feature_sites, made_up, "cloud.push", "a line naming the cloud refused"):
+        return 1
+    sites = []
+    for path in SAVE_AND_LOAD:
+        with open(os.path.join(ROOT, path)) as file:
+            sites += feature_sites(file.read(), path)
+    return verdict(
+        sites, "the save or the load names a feature; make it a replica's part instead:",
+        f"the save and the load name neither iCloud nor the Settings app ({len(SAVE_AND_LOAD)} files)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--list", action="store_true", help="print every member with its access and file")
@@ -233,7 +267,10 @@ def main() -> int:
     parser.add_argument("--face-locks", action="store_true", help="fail when the class's own code locks its state")
     parser.add_argument("--state-owners", action="store_true", help="fail when a part touches another's state")
     parser.add_argument("--platform-free", action="store_true", help="fail when Object/ branches on the platform")
+    parser.add_argument("--feature-free", action="store_true", help="fail when a save or load file names a feature")
     args = parser.parse_args()
+    if args.feature_free and check_feature_free() != 0:
+        return 1
     if args.platform_free and check_platform_free() != 0:
         return 1
     if args.face_locks and check_face_locks() != 0:

@@ -53,6 +53,14 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     /// when protected data becomes available, elsewhere (and in an extension) at the next
     /// synchronization, which merges with it.
     case storeUnavailable(key: String, reason: String)
+    /// The store keeps two copies of the set under `key` (Linux: the `UserDefaults` domain and the
+    /// library's recovery copy), they differ, and which one is newer cannot be told (`reason` names
+    /// the recovery copy's file and the two sets' generations: each save since generations carries
+    /// one more than the newest set stored, one saved before carries none). The domain's set was
+    /// loaded, and the next save writes over both. Where the copy's generation is higher, or the
+    /// domain's set has none, the copy's set is loaded instead, without this error: another writer
+    /// put an older set back into the domain.
+    case ambiguousStoredSet(key: String, reason: String)
     /// A JSON document of settings (``AppSettingsObject/update(fromJSON:replacingAll:)``, the
     /// `appsettings` tool) is not JSON, not a JSON object, or has a `$schemaVersion` that is not an
     /// integer; nothing was changed.
@@ -114,6 +122,8 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
             "reading the settings under '\(key)' failed: \(reason)"
         case .storeUnavailable(let key, let reason):
             "the settings under '\(key)' cannot be read now (\(reason)); nothing was written, so the stored set is kept"
+        case .ambiguousStoredSet(let key, let reason):
+            "the settings under '\(key)' may not be the newest stored: \(reason)"
         case .malformedJSON(let reason):
             "the JSON document of settings could not be read: \(reason); nothing was changed"
         case .unknownSetting(let key, let setting):

@@ -5,46 +5,56 @@ import Foundation
 // How data and notices travel between the simulator's devices and its accounts, one step at a time.
 
 extension CloudKeyValueStoreSimulator {
-    /// Uploads up to `count` of `device`'s oldest unsent writes (none when it is offline or signed
-    /// out; all are discarded when the account's first download has not happened).
+    /// Uploads up to `count` of `device`'s oldest unsent writes (none when it is offline; only
+    /// writes of accounts it left, ``Options/uploadsLagAccountChanges``, when it is signed out;
+    /// those of its account are discarded when the account's first download has not happened).
     public func upload(from device: any CloudKeyValueStore, count: Int = .max) {
         guard let device = ownDevice(device) else { return }
         state.withLock { state in
-            guard var current = state.devices[device.identifier], current.online, let account = current.account
-            else { return }
+            guard var current = state.devices[device.identifier], current.online else { return }
+            defer { state.devices[device.identifier] = current }
+            var count = max(0, count)
+            // Writes of an account the device left go to that account, never to another, and no
+            // notice tells of a refusal: the device is no longer signed into it.
+            let lagging = current.lagging.prefix(count)
+            current.lagging.removeFirst(lagging.count)
+            count -= lagging.count
+            for (account, write) in lagging { _ = apply(write, to: account, in: &state) }
+            guard let account = current.account else { return }
             guard current.hasDownloaded else {
                 if !current.outbox.isEmpty { current.discardedWrite = true }
                 current.outbox = []
-                state.devices[device.identifier] = current
                 return
             }
             var refused: [String] = []
-            let writes = current.outbox.prefix(max(0, count))
+            let writes = current.outbox.prefix(count)
             current.outbox.removeFirst(writes.count)
-            for write in writes {
-                var values = state.accounts[account]
-                if let existing = values[write.key], options.conflictResolution == .newestWriteTime,
-                    existing.time > write.time
-                {
-                    continue  // the server keeps the newer write; the device downloads it later
-                }
-                values[write.key] = Entry(data: write.value?.data, time: write.time)
-                if Self.refusal(of: write, in: values) != nil {
-                    refused.append(write.key)
-                    if !current.outbox.contains(where: { $0.key == write.key }) {
-                        current.values[write.key] = state.accounts[account][write.key]?.data
-                    }
-                } else {
-                    state.accounts[account] = values
-                    state.activity += 1
+            for write in writes where !apply(write, to: account, in: &state) {
+                refused.append(write.key)
+                if !current.outbox.contains(where: { $0.key == write.key }) {
+                    current.values[write.key] = state.accounts[account][write.key]?.data
                 }
             }
             if !refused.isEmpty {
                 current.notices.append(notice(.quotaViolationChange, keys: refused))
             }
-            state.devices[device.identifier] = current
         }
         noticesArrived(for: device)
+    }
+
+    /// Applies one uploaded write to `account`; `false` when the account refused it. A write that
+    /// loses to a newer one (``ConflictResolution/newestWriteTime``) is accepted and changes nothing.
+    private func apply(_ write: Write, to account: Int, in state: inout State) -> Bool {
+        var values = state.accounts[account]
+        if let existing = values[write.key], options.conflictResolution == .newestWriteTime, existing.time > write.time
+        {
+            return true  // the server keeps the newer write; the device downloads it later
+        }
+        values[write.key] = Entry(data: write.value?.data, time: write.time)
+        guard Self.refusal(of: write, in: values) == nil else { return false }
+        state.accounts[account] = values
+        state.activity += 1
+        return true
     }
 
     /// Downloads to `device` up to `count` of the keys its account changed (all of them at the
@@ -161,7 +171,9 @@ extension CloudKeyValueStoreSimulator {
             waitForNotices()
             let moving = state.withLock { state in
                 state.devices.values.contains { device in
-                    guard device.online, let account = device.account else { return false }
+                    guard device.online else { return false }
+                    if !device.lagging.isEmpty { return true }
+                    guard let account = device.account else { return false }
                     let server = state.accounts[account].compactMapValues(\.data)
                     return !device.outbox.isEmpty || !device.notices.isEmpty || !device.hasDownloaded
                         || device.values != server

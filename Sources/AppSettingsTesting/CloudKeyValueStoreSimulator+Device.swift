@@ -16,7 +16,7 @@ extension CloudKeyValueStoreSimulator {
 
         /// The value in this device's local copy, as a property-list value.
         public func object(forKey key: String) -> Any? {
-            simulator.state.withLock { $0.devices[identifier]?.values[key] }.flatMap(Self.propertyList(from:))
+            simulator.state.withLock { $0.devices[identifier]?.values[key] }.flatMap(simulator.propertyList(from:))
         }
 
         /// Writes to this device's local copy; uploaded later. `nil` removes the key.
@@ -65,11 +65,22 @@ extension CloudKeyValueStoreSimulator {
             else { return EncodedValue(data: Data(), isPropertyList: false) }
             return EncodedValue(data: data, isPropertyList: true)
         }
+    }
 
-        static func propertyList(from data: Data) -> Any? {
-            // The simulator wrote these bytes itself from a valid property list: they read back.
-            try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    /// The value of `data`, a binary property list the simulator wrote, decoded once while it is
+    /// read again and again: swift-corelibs-foundation hands each decoded `Data` over byte by byte
+    /// (0.2 s a megabyte; iCloud takes values of up to 1 MB). The values are immutable.
+    func propertyList(from data: Data) -> Any? {
+        if let value = decoded.withLock({ $0[data] }) { return value }
+        // The simulator wrote these bytes itself from a valid property list: they read back.
+        guard let value = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) else {
+            return nil
         }
+        decoded.withLock { decoded in
+            if decoded.count >= 32 { decoded.removeAll() }  // a bound on what is kept, not a policy
+            decoded[data] = value
+        }
+        return value
     }
 
     /// The token of an observer of a simulated device.

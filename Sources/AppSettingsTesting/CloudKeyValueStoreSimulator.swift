@@ -46,7 +46,9 @@ import Foundation
 ///   synchronization opportunity"); ``signIn(_:to:)`` into the same account uploads them later,
 ///   into another drops the local copy and unsent writes at once ("the system removes any previous
 ///   iCloud data and replaces it with data from the new account") and tells the device
-///   ``CloudKeyValueStoreChange/Reason/accountChange`` at the new account's first download.
+///   ``CloudKeyValueStoreChange/Reason/accountChange`` at the new account's first download. With
+///   ``Options/uploadsLagAccountChanges`` the unsent writes still reach the account they were
+///   written in, later; never the new one.
 /// - Notices "can include" the reason and the keys (`NSUbiquitousKeyValueStoreChangeReasonKey`):
 ///   ``Options/omitsChangedKeys`` leaves the keys out. They arrive as ``Options/noticeDelivery``
 ///   says: on the thread that moved the data, on another thread, from inside the device's
@@ -110,28 +112,38 @@ public final class CloudKeyValueStoreSimulator: Sendable {
         /// writes or replaced another account's values (Apple documents when the notice is posted,
         /// not that it always is).
         public var silentFirstDownload: Bool
+        /// Whether a device's uploads can lag an account change: the writes it had not uploaded
+        /// when it signed into another account still reach the account they were written in, at
+        /// its next uploads, instead of being dropped at once. Never the new account: Apple,
+        /// `NSUbiquitousKeyValueStoreAccountChange`, "the system removes any previous iCloud data
+        /// and replaces it with data from the new account" (which does not say when an upload
+        /// under way ends).
+        public var uploadsLagAccountChanges: Bool
 
         /// Options; the defaults are Apple's conflict rule, notices delivered at once, with keys,
-        /// and a first download that tells of discarded writes and of another account.
+        /// a first download that tells of discarded writes and of another account, and unsent
+        /// writes dropped at an account change.
         public init(
             conflictResolution: ConflictResolution = .newestWriteTime,
             noticeDelivery: NoticeDelivery = .immediately,
             omitsChangedKeys: Bool = false,
-            silentFirstDownload: Bool = false
+            silentFirstDownload: Bool = false,
+            uploadsLagAccountChanges: Bool = false
         ) {
             self.conflictResolution = conflictResolution
             self.noticeDelivery = noticeDelivery
             self.omitsChangedKeys = omitsChangedKeys
             self.silentFirstDownload = silentFirstDownload
+            self.uploadsLagAccountChanges = uploadsLagAccountChanges
         }
 
         /// The strictest model: the server's own clock decides conflicts (the last upload wins,
         /// whatever the writing devices' clocks said), notices come only when asked for and name no
-        /// key, and first downloads are silent.
+        /// key, first downloads are silent, and uploads lag account changes.
         public static var strict: Options {
             Options(
                 conflictResolution: .lastUploadWins, noticeDelivery: .manual, omitsChangedKeys: true,
-                silentFirstDownload: true)
+                silentFirstDownload: true, uploadsLagAccountChanges: true)
         }
     }
 
@@ -161,6 +173,9 @@ public final class CloudKeyValueStoreSimulator: Sendable {
         var dataAccount: Int?
         var values: [String: Data] = [:]
         var outbox: [Write] = []
+        /// Writes of accounts the device left, still to be uploaded to them
+        /// (``Options/uploadsLagAccountChanges``).
+        var lagging: [(account: Int, write: Write)] = []
         var hasDownloaded = false
         var discardedWrite = false
         var online = true
@@ -195,6 +210,8 @@ public final class CloudKeyValueStoreSimulator: Sendable {
     let state = Protected(State())
     let options: Options
     let noticeQueues = Protected<[Int: DispatchQueue]>([:])
+    /// Values read, by their bytes (see `propertyList(from:)`).
+    let decoded = Protected<[Data: Any]>([:])
     let noticeGroup = DispatchGroup()
 
     /// A simulator with one empty account and no devices.
@@ -243,7 +260,7 @@ public final class CloudKeyValueStoreSimulator: Sendable {
     /// What `account` holds, by key.
     public func serverValues(of account: Account) -> [String: Any] {
         let entries = state.withLock { $0.accounts[account.index] }
-        return entries.compactMapValues { $0.data.flatMap(Device.propertyList(from:)) }
+        return entries.compactMapValues { $0.data.flatMap(propertyList(from:)) }
     }
 
     /// What went wrong as it would raise an exception on Apple's store (a key too long).
@@ -262,14 +279,19 @@ public final class CloudKeyValueStoreSimulator: Sendable {
     }
 
     /// Signs `device` into `account`. The same account as its local copy's: its unsent writes
-    /// are uploaded later. Another: its local copy and unsent writes are dropped now, and the
-    /// account's first download tells it ``CloudKeyValueStoreChange/Reason/accountChange``.
+    /// are uploaded later. Another: its local copy and unsent writes are dropped now (with
+    /// ``Options/uploadsLagAccountChanges``, the writes are uploaded later to the account they
+    /// were written in), and the account's first download tells it
+    /// ``CloudKeyValueStoreChange/Reason/accountChange``.
     public func signIn(_ device: any CloudKeyValueStore, to account: Account) {
         guard let device = ownDevice(device) else { return }
         state.withLock { state in
             guard var current = state.devices[device.identifier] else { return }
             current.account = account.index
             if current.dataAccount != account.index {
+                if options.uploadsLagAccountChanges, current.hasDownloaded, let left = current.dataAccount {
+                    current.lagging += current.outbox.map { (left, $0) }
+                }
                 current.values = [:]
                 current.outbox = []
                 current.hasDownloaded = false

@@ -11,6 +11,10 @@
 //     AppSettingsTestHost set <suite> <postfix> <setting> <n>   one setting (see `setOne`), synchronized
 //     AppSettingsTestHost set-many <suite> <postfix> <setting> <rounds>   the same for 1…rounds
 //     AppSettingsTestHost count-loop <suite> <postfix>       forever: counter + 1, synchronized, printed
+//     AppSettingsTestHost plain-writer <suite> <postfix> <stop>  as an app's other code writes the suite:
+//                                                           `plain.writer` set with `UserDefaults`, then
+//                                                           `synchronize()`, until the file <stop> exists;
+//                                                           prints `ready` first, `stopped <rounds>` last
 //     AppSettingsTestHost watch <suite> <postfix> [reload]   prints `ready`, then `told counter=<n>`
 //                                                           each time another writer stored the set
 //     AppSettingsTestHost steps <suite> <step>...            several sets and saves in one process,
@@ -179,6 +183,20 @@ case "count-loop":
         synchronizeOrFail(settings)
         say("\(settings.counter)")
     }
+
+case "plain-writer":
+    // Never touches the set: corelibs' `synchronize()` writes its whole cached domain back, the
+    // set's key as it last read it included, so a stale cache rolls the set back. Stopped by a
+    // file, not a signal, which could tear the domain's file corelibs rewrites in place.
+    guard arguments.count > 4 else { fail("plain-writer needs the path of its stop file") }
+    var round = 0
+    while access(arguments[4], F_OK) != 0 {
+        userDefaults.set(round, forKey: "plain.writer")
+        guard userDefaults.synchronize() else { fail("could not synchronize plain.writer") }
+        if round == 0 { say("ready") }
+        round += 1
+    }
+    say("stopped \(round)")
 
 case "watch":
     // Reports each notice that another writer stored the set, with the counter it holds then

@@ -91,6 +91,9 @@ extension SettingsLedger {
             return error
         }
         let loadError = loadStoredState(from: found.object, source: found.source)
+        // The domain holds an older set than the copy: the copy's is loaded, unsaved, so that the
+        // next synchronization writes it back.
+        if found.source == .recoveryCopyOverOlder { _state.withLock { $0.changes.recordWholeSetChange() } }
         // The domain's bytes could not be read at all: a whole recovery copy (Linux) is the set as
         // last saved, or as the save in flight left it. Nothing was applied from the domain, so the
         // copy loads over the developer defaults; the domain's bytes are backed up by the next save.
@@ -156,7 +159,7 @@ extension SettingsLedger {
         // change after it (`fill(fromStored:)`): unsaved, so that the next save stores the repair.
         let generationBeforeLoad = _state.withLock { $0.changes.generation }
         var stored = StoredBase()
-        let error: AppSettingsError?
+        var error: AppSettingsError?
         switch read {
         case .other(_, let typeName):
             error = .notData(key: userDefaultsKey, foundType: typeName)
@@ -172,8 +175,10 @@ extension SettingsLedger {
             Log.notice(
                 "\(userDefaultsKey) could not be read from its UserDefaults domain; loaded from the recovery copy "
                     + "(the domain's bytes are backed up at the next save)")
-        case .userDefaults:
-            break
+        case .userDefaultsUndecided(let reason):
+            if error == nil { error = .ambiguousStoredSet(key: userDefaultsKey, reason: reason) }
+        case .userDefaults, .recoveryCopyOverOlder:
+            break  // the older set the copy replaced is logged by the store, which a save reads too
         }
         _state.withLock { state in
             state.stored = stored
@@ -185,6 +190,15 @@ extension SettingsLedger {
 
     /// Reads `data` into this object (`fill(fromStored:)`) and `stored`; returns what could not be used.
     private func decode(_ data: Data, into stored: inout StoredBase) -> AppSettingsError? {
+        // A live object of this class that loaded or saved these very bytes (each write has its
+        // own `$writeID`) read them already: its value trees are what the archive holds. An app's
+        // `shared` and an object made beside it decode the archive once.
+        if let known = StoreRegistry.storedBase(for: object, holding: data) {
+            (stored.schemaVersion, stored.records, stored.values) = (known.schemaVersion, known.records, known.values)
+            var problems = LoadProblems()
+            stored.unknownValues = fill(fromStored: known.values) { problems.append($0) }
+            return problems.error(key: userDefaultsKey)
+        }
         let settings = codec.readStoredSettings(data)
         stored.schemaVersion = settings.schemaVersion
         stored.records = settings.records

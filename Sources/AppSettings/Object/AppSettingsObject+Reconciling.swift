@@ -60,7 +60,7 @@ extension SettingsLedger {
                     var reconciliation = Reconciliation(
                         writing, snapshot: snapshot, stored: domain.stored, read: codec.readStoredSettings)
                     for replica in replicas { try replica.read(&reconciliation, from: domain) }
-                    return try decideWrite(reconciliation, replicas: replicas)
+                    return try decideWrite(reconciliation, replicas: replicas, generation: domain.generation)
                 }
                 guard decision.wrote else { return FinishedSave(decision: decision, backupKey: nil, adopted: []) }
                 // A pull leaves every unsaved change as it is: only what was not changed is taken.
@@ -84,9 +84,10 @@ extension SettingsLedger {
     }
 
     /// Decides what to write under the domain's lock: the rule, setting by setting, then the
-    /// archive and what each replica adds. Writes nothing itself.
+    /// archive (carrying `generation`, the store's: ``SettingsStore/LockedRead/generation``) and
+    /// what each replica adds. Writes nothing itself.
     func decideWrite(
-        _ reconciliation: Reconciliation, replicas: [any SettingsReplica]
+        _ reconciliation: Reconciliation, replicas: [any SettingsReplica], generation: Int64
     ) throws -> SettingsStore.Write<WriteDecision> {
         let snapshot = reconciliation.snapshot
         var problems = reconciliation.storedSettings?.problems ?? LoadProblems()
@@ -161,7 +162,9 @@ extension SettingsLedger {
         for replica in replicas { replica.write(decided, into: &replicaWrite) }
         let writeID = Int64.random(in: 1...Int64.max)
         let schemaVersion = source.stored.schemaVersionToWrite(classVersion: type(of: object).schemaVersion)
-        let data = codec.archive(written, schemaVersion: schemaVersion, writeID: writeID, records: replicaWrite.records)
+        let data = codec.archive(
+            written, schemaVersion: schemaVersion, writeID: writeID, generation: generation,
+            records: replicaWrite.records)
         var decision = WriteDecision(
             stored: StoredBase(
                 data: data, values: written, unknownValues: source.stored.unknownValues,

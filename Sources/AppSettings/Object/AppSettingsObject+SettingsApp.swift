@@ -113,7 +113,9 @@ enum SettingsAppForegroundWatcher {
             look(refresh: true)
         }
         _ = center.addObserver(forName: UserDefaults.didChangeNotification, object: nil, queue: nil) { _ in
-            // This process's own change: nothing to re-read from disk.
+            // This process's own change: nothing to re-read from disk. The library's own write posts
+            // it with the keys written and the set not yet: no edit, and no look half-way.
+            guard !HeldLocks.isHeld else { return }
             look(refresh: false)
         }
         return true

@@ -17,7 +17,9 @@ import Foundation
 // No clock is involved, and notices are only a cue to compare: a notice that names no key, comes
 // twice, early, late or from inside `synchronize()` changes nothing, and the values converge on
 // every device to the greatest stamp. Nothing is sent while the store is signed out, and nothing
-// stamped for one account is sent to another.
+// stamped for one account is sent to another: a value belongs to the account the store is signed
+// into when it is saved (signed out, the set's; after `stopSyncing()`, the last one the store was
+// seen signed into: `CloudPush.takeAccount` marks the old account's values `foreign`).
 
 extension AppSettingsObject {
     /// Starts syncing the settings declared `@Setting(syncs: true)` with `store`: the user's other
@@ -51,7 +53,8 @@ extension AppSettingsObject {
     /// - Nothing is sent while the store is signed out; what is saved meanwhile is sent when the
     ///   same account is back. When the account is another one (noticed now, or by a notice),
     ///   synced settings take that account's values, or their developer defaults, and nothing
-    ///   of the old account is sent to it; an unsaved change is saved to the new account.
+    ///   of the old account is sent to it; an unsaved change is saved to the new account. A change
+    ///   saved after ``stopSyncing()`` belongs to the account the store was signed into then.
     ///
     /// Calling it again replaces the store; on a nested settings object it syncs the object it is
     /// nested in.
@@ -65,7 +68,6 @@ extension AppSettingsObject {
             return
         }
         try ledger.checkStorable()
-        stopSyncing()
         let sync = CloudSync(store: store)
         syncCoordinator.attach(sync)
         sync.start(
@@ -102,23 +104,23 @@ extension AppSettingsObject {
         try syncCoordinator.refresh(sync)
     }
 
-    /// Stops syncing: nothing more is sent or taken. Synced settings changed from now on are sent
-    /// after the next ``startSyncing(with:)`` when the store is then signed into the same account
-    /// as now (a store signed into another account now first takes that account's values).
+    /// Stops syncing: nothing more is sent or taken, but the object still sees which account the
+    /// store is signed into. A synced setting saved from now on belongs to that account (the last
+    /// one the store was signed into, while it is signed out), and is sent by the next
+    /// ``startSyncing(with:)`` when the store is then signed into it. So an unsaved change is saved
+    /// to the new account here too: a save made after the store signed into another account saves
+    /// its changes to that account, and the other synced settings, which keep their values here
+    /// until then, are the old account's: the next ``startSyncing(with:)`` gives them the new
+    /// account's values or their developer defaults, and never sends them.
+    ///
+    /// An object that never synced since it was made does not see the store: what it saves belongs
+    /// to the account its set last synced with.
     public final func stopSyncing() {
         if let parent = announcer.parent {
             parent.stopSyncing()
             return
         }
-        // The values stored from now on belong to the account the store is signed into now.
-        do {
-            try syncCoordinator.pullIfAccountChanged()
-        } catch {
-            syncCoordinator.reportSyncFailures([
-                error as? AppSettingsError ?? .storeFailed(key: userDefaultsKey, reason: "\(error)")
-            ])
-        }
-        syncCoordinator.detach()?.stop()
+        syncCoordinator.pause()
     }
 
     /// This object's side of syncing: its pulls, its saves' record and pushes (``CloudCoordinator``).

@@ -139,11 +139,11 @@ import Testing
             let wrong = try Inspector.run(["schema"] + key + ["--format", "yaml"])
             #expect(wrong.status == 2)
 
-            // A set stored before this version: no `$schema`. The tool edits it as before.
+            // A set stored before this version, as it stored it (the domain and the recovery copy):
+            // no `$schema`. The tool edits it as before.
             let old = KeyedArchiveWriter.archive(
                 schemaVersion: 0, settings: ["theme": .string("light"), "retries": .integer(3)])
-            suite.userDefaults.set(old, forKey: "AppSettings.SchemaSettings")
-            #expect(suite.userDefaults.synchronize())
+            try TestingHooks(object: SchemaSettings(userDefaults: suite.another())).writeStoredBytes(old)
             let none = try Inspector.run(["schema"] + key)
             #expect(none.status == 1 && none.errors.contains("carries no schema"), "\(none.errors)")
             #expect(try Inspector.run(["set"] + key + ["retries", "50"]).status == 0)

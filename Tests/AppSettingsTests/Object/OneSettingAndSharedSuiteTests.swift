@@ -17,6 +17,23 @@ final class GroupSharedSettings: AppSettingsObject, @unchecked Sendable {
 struct OneSettingAndSharedSuiteTests {
     let suite = TemporarySuite.forSettings()
 
+    @Test func anObjectMadeBesideALiveOneLoadsWhatIsStoredNotItsUnsavedChanges() throws {
+        // The new object takes the live one's reading of the same bytes instead of decoding them.
+        let live = MySettings(userDefaults: suite.userDefaults)
+        live.theme = .dark
+        live.soundLevel = 0.25
+        try live.synchronizeToUserDefaults()
+        live.theme = .system  // unsaved
+        let beside = MySettings(userDefaults: suite.another())
+        #expect(beside.theme == .dark && beside.soundLevel == 0.25)
+        #expect(!beside.hasUnsavedChanges && beside.lastLoadError == nil)
+        beside.dontDimScreen = true
+        try beside.synchronizeToUserDefaults()
+        try live.synchronizeToUserDefaults()
+        let fresh = MySettings(userDefaults: suite.another())
+        #expect(fresh.theme == .system && fresh.dontDimScreen && fresh.soundLevel == 0.25)
+    }
+
     @Test func sharedUsesTheOverriddenSuiteAndWritesNothingToStandard() throws {
         defer { TemporarySuite.remove(suiteNamed: GroupSharedSettings.suiteName) }
         let shared = GroupSharedSettings.shared

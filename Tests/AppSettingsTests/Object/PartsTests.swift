@@ -33,7 +33,7 @@ struct PartsTests {
             let reconciliation = Reconciliation(
                 .unsavedChanges, snapshot: snapshot, stored: stored,
                 read: SettingsCodec(object: settings).readStoredSettings)
-            return try settings.ledger.decideWrite(reconciliation, replicas: [])
+            return try settings.ledger.decideWrite(reconciliation, replicas: [], generation: 1)
         }
         // Nothing stored: the snapshot as it is, with no merged copy.
         let alone = try decide(nil)
@@ -146,7 +146,8 @@ struct PartsTests {
         let reconciliation = Reconciliation(
             .unsavedChanges, snapshot: settings.ledger.takeSnapshot(), stored: nil,
             read: SettingsCodec(object: settings).readStoredSettings)
-        let write = try settings.ledger.decideWrite(reconciliation, replicas: [SettingsAppReplica(object: settings)])
+        let write = try settings.ledger.decideWrite(
+            reconciliation, replicas: [SettingsAppReplica(object: settings)], generation: 1)
         #expect(write.entries.count == 1)
         #expect("\(write.entries[shown[0].key] ?? "none")" == "5")
         #expect(

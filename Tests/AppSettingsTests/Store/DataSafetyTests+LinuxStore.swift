@@ -84,7 +84,8 @@ import Testing
             #expect(reader.hasUnsavedChanges)
         }
 
-        /// No lock file can be had at all (its directory cannot exist): a reader still loads.
+        /// No lock file can be had at all (its directory cannot exist): a reader still loads the
+        /// domain's set, and says that without the recovery copy it cannot tell it is the newest.
         @Test func aReaderWithoutALockFileStillLoads() throws {
             let writer = MySettings(userDefaults: suite.userDefaults)
             writer.theme = .dark
@@ -95,7 +96,12 @@ import Testing
             #expect(FileManager.default.createFile(atPath: directory.path, contents: Data("in the way".utf8)))
             defer { try? FileManager.default.removeItem(at: directory) }
             let reader = MySettings(userDefaults: suite.another())
-            #expect(reader.lastLoadError == nil)
+            guard case .ambiguousStoredSet(let key, let reason)? = reader.lastLoadError else {
+                Issue.record("expected ambiguousStoredSet, got \(String(describing: reader.lastLoadError))")
+                return
+            }
+            #expect(
+                key == reader.userDefaultsKey && reason.contains(directory.path) && reason.contains("cannot be read"))
             #expect(reader.theme == .dark)
             reader.theme = .light
             #expect {

@@ -169,6 +169,146 @@ struct RecoveryCopyTests {
             #expect(loaded.theme == .dark && loaded.soundLevel == 0.25 && loaded.dontDimScreen)
         }
 
+        // MARK: A set put back into the domain (issue 46)
+
+        /// What a plain `UserDefaults` writer of other keys does to the domain: corelibs'
+        /// `synchronize()` writes the whole domain it cached, an older set under the key included,
+        /// in place over the file. The older bytes are put back the same way.
+        private func putBack(_ bytes: Data, forKey key: String) {
+            suite.userDefaults.set(bytes, forKey: key)
+            #expect(suite.userDefaults.synchronize())
+        }
+
+        private func generationInDomain(forKey key: String) throws -> Int64? {
+            try SettingsCodec.generation(of: try #require(suite.storedObject(forKey: key) as? Data))
+        }
+
+        /// Two saves (theme dark, then soundLevel 0.25), then the first one's set put back into the
+        /// domain, as a plain writer that read the domain in between does.
+        private func savedTwiceThenFirstPutBack() throws -> MySettings {
+            let writer = MySettings(userDefaults: suite.userDefaults)
+            let key = writer.userDefaultsKey
+            writer.theme = .dark
+            try writer.synchronizeToUserDefaults()
+            let older = try #require(suite.storedObject(forKey: key) as? Data)
+            writer.soundLevel = 0.25
+            try writer.synchronizeToUserDefaults()
+            #expect(try SettingsCodec.generation(of: older) == 1)
+            #expect(try generationInDomain(forKey: key) == 2)
+            putBack(older, forKey: key)
+            return writer
+        }
+
+        @Test func anOlderSetPutBackIntoTheDomainLoadsTheCopyAndTheNextSaveWritesItBack() throws {
+            let key = try savedTwiceThenFirstPutBack().userDefaultsKey
+
+            let reloaded = MySettings(userDefaults: suite.another())
+            #expect(reloaded.lastLoadError == nil)
+            #expect(reloaded.theme == .dark && reloaded.soundLevel == 0.25)
+            #expect(
+                CapturedLibraryLog.lines.contains {
+                    $0.contains(
+                        "\(key): its UserDefaults domain holds an older set (generation 1) than its recovery copy")
+                        && $0.contains("(generation 2)")
+                }, "\(CapturedLibraryLog.lines)")
+            // Unsaved, so that the next synchronization writes the copy's set back.
+            #expect(reloaded.hasUnsavedChanges)
+            try reloaded.synchronizeToUserDefaults()
+            #expect(try generationInDomain(forKey: key) == 3)
+            let url = try #require(reloaded.settingsStore.recoveryCopyURL(forKey: key))
+            try FileManager.default.removeItem(at: url)
+            let fromDomain = MySettings(userDefaults: suite.another())
+            #expect(fromDomain.theme == .dark && fromDomain.soundLevel == 0.25)
+        }
+
+        /// The save's merge reads the newer set too: what this object saved last is not taken for
+        /// another writer's change, so the older set's values never come back.
+        @Test func aSaveOverAnOlderSetPutBackMergesWithTheCopy() throws {
+            let writer = try savedTwiceThenFirstPutBack()
+            let key = writer.userDefaultsKey
+
+            writer.dontDimScreen = true
+            try writer.synchronizeToUserDefaults()
+            #expect(writer.soundLevel == 0.25)
+            #expect(try generationInDomain(forKey: key) == 3)
+            let loaded = MySettings(userDefaults: suite.another())
+            #expect(loaded.lastLoadError == nil)
+            #expect(loaded.theme == .dark && loaded.soundLevel == 0.25 && loaded.dontDimScreen)
+        }
+
+        /// A set saved before generations put back over one saved since: the copy's, which has one.
+        @Test func aSetWithoutAGenerationPutBackLoadsTheCopy() throws {
+            let writer = MySettings(userDefaults: suite.userDefaults)
+            writer.theme = .dark
+            try writer.synchronizeToUserDefaults()
+            putBack(
+                KeyedArchiveWriter.archive(schemaVersion: 0, settings: ["theme": .string("system")]),
+                forKey: writer.userDefaultsKey)
+            let reloaded = MySettings(userDefaults: suite.another())
+            #expect(reloaded.lastLoadError == nil)
+            #expect(reloaded.theme == .dark)
+            #expect(CapturedLibraryLog.lines.contains { $0.contains("holds an older set (saved before generations)") })
+        }
+
+        /// Two different sets that no generation orders (the same generation, or the copy without
+        /// one): the domain's loads, `lastLoadError` says so naming the copy, and the next save
+        /// writes over both with a generation above either.
+        @Test(arguments: [Int64?.some(4), nil])
+        func twoSetsNothingOrdersLoadTheDomainsAndSaySo(copyGeneration: Int64?) throws {
+            let writer = MySettings(userDefaults: suite.userDefaults)
+            let key = writer.userDefaultsKey
+            let url = try #require(writer.settingsStore.recoveryCopyURL(forKey: key))
+            writer.theme = .dark
+            try writer.synchronizeToUserDefaults()
+            let copy = KeyedArchiveWriter.archive(
+                schemaVersion: 0, generation: copyGeneration, settings: ["theme": .string("dark")])
+            guard case .replace(let file) = RecoveryCopyFormat.write(copy, over: nil) else {
+                Issue.record("a first write makes the file")
+                return
+            }
+            try file.write(to: url)
+            putBack(
+                KeyedArchiveWriter.archive(schemaVersion: 0, generation: 4, settings: ["theme": .string("system")]),
+                forKey: key)
+
+            let reloaded = MySettings(userDefaults: suite.another())
+            guard case .ambiguousStoredSet(let errorKey, let reason)? = reloaded.lastLoadError else {
+                Issue.record("expected ambiguousStoredSet, got \(String(describing: reloaded.lastLoadError))")
+                return
+            }
+            #expect(errorKey == key && reason.contains(url.path) && reason.contains("generation 4"), "\(reason)")
+            #expect(reloaded.theme == .system)
+            #expect(!reloaded.hasUnsavedChanges)
+
+            reloaded.soundLevel = 0.25
+            try reloaded.synchronizeToUserDefaults()
+            #expect(try generationInDomain(forKey: key) == 5)
+            let written = try #require(suite.storedObject(forKey: key) as? Data)
+            #expect(RecoveryCopyFormat.newestArchive(in: try Data(contentsOf: url)) == written)
+            let loaded = MySettings(userDefaults: suite.another())
+            #expect(loaded.lastLoadError == nil)
+            #expect(loaded.theme == .system && loaded.soundLevel == 0.25)
+        }
+
+        /// Every write of a set carries one more than the newest stored: the app's saves and the
+        /// tool's edits alike.
+        @Test func savesAndToolEditsCountTheGenerationOn() throws {
+            let writer = MySettings(userDefaults: suite.userDefaults)
+            let key = writer.userDefaultsKey
+            for (round, theme) in [Theme.dark, .system].enumerated() {
+                writer.theme = theme
+                try writer.synchronizeToUserDefaults()
+                #expect(try generationInDomain(forKey: key) == Int64(round + 1))
+            }
+            try StoredSets.edit(userDefaults: suite.another(), key: key) { values, _ in
+                values["theme"] = .string("light")
+            }
+            #expect(try generationInDomain(forKey: key) == 3)
+            let url = try #require(writer.settingsStore.recoveryCopyURL(forKey: key))
+            let copy = RecoveryCopyFormat.newestArchive(in: try Data(contentsOf: url))
+            #expect(try SettingsCodec.generation(of: copy) == 3)
+        }
+
         @Test func aCopyAnEarlierVersionWroteLoadsAndIsReplacedByTheNextSave() throws {
             let writer = MySettings(userDefaults: suite.userDefaults)
             writer.theme = .dark

@@ -4,10 +4,11 @@ import Foundation
 @testable import AppSettings
 
 extension ScheduleRun {
-    /// What each device shows now: what it has seen.
+    /// What each device shows now (what it has seen), what the library sent, what the clouds hold.
     func sample() {
         for device in devices {
-            if device.syncing && account(of: device) != nil { device.unboundRecord = false }
+            checkSent(by: device)
+            if device.syncing, let current = account(of: device) { bind(device, to: current) }
             let current = account(of: device) ?? device.lastAccount
             if current != device.knowledgeAccount {
                 device.knowledge = [:]
@@ -24,6 +25,64 @@ extension ScheduleRun {
                 violations.append("[account] device \(device.index) shows another device's local value \(local)")
             }
         }
+        for (index, account) in accounts.enumerated() {
+            for (setting, value) in cloudValues(of: account) { checkOrigin(value, setting: setting, in: index) }
+        }
+    }
+
+    /// `[origin]`: each synced value the library wrote to a store signed into an account was saved
+    /// on that account (or, saved where no account was met, is now that account's).
+    private func checkSent(by device: Device) {
+        let sent = device.counting.sent.withLock { sent in
+            defer { sent = [] }
+            return sent
+        }
+        for value in sent {
+            guard case .signedIn(let name) = value.account, let account = Int(name.dropFirst("account-".count)),
+                let id = writeID(value.identity), let write = writes[id]
+            else { continue }
+            if write.origin == nil && device.unbound.contains(id) { bind(device, to: account) }
+            let message =
+                "[origin] device \(device.index) sent \(ScheduleSettings.syncedNames[value.setting]) = "
+                + "\(value.identity), saved on account \(origin(of: id)), to account \(account)"
+            if writes[id]?.origin != account && !violations.contains(message) { violations.append(message) }
+        }
+    }
+
+    /// `[origin]`: a value an account's cloud holds was saved on that account.
+    private func checkOrigin(_ value: String, setting: Int, in account: Int) {
+        guard let id = writeID(value), writes[id]?.origin != account else { return }
+        let message =
+            "[origin] account \(account): the cloud holds \(ScheduleSettings.syncedNames[setting]) = \(value), "
+            + "saved on account \(origin(of: id))"
+        if !violations.contains(message) { violations.append(message) }
+    }
+
+    /// The write a shown value is (`nil` for the default, an over-quota or an invalid value).
+    private func writeID(_ identity: String) -> Int? {
+        guard identity.hasPrefix("w"), !identity.hasSuffix("!big") else { return nil }
+        return Int(identity.dropFirst())
+    }
+
+    private func origin(of id: Int) -> String {
+        writes[id]?.origin.map { "\($0)" } ?? "none"
+    }
+
+    /// What `account`'s cloud holds, by setting: what each value shows ("raw" for no envelope).
+    func cloudValues(of account: CloudKeyValueStoreSimulator.Account) -> [Int: String] {
+        var values: [Int: String] = [:]
+        for (key, value) in cloud.serverValues(of: account) {
+            let name = key.split(separator: ".").last.map(String.init) ?? ""
+            guard key.hasPrefix("AppSettings.ScheduleSettings."),
+                let setting = ScheduleSettings.syncedNames.firstIndex(of: name)
+            else { continue }
+            guard let envelope = value as? [String: Any], envelope["$version"] != nil else {
+                values[setting] = "raw"
+                continue
+            }
+            values[setting] = ScheduleSettings.identity(ofCloud: envelope["$value"], setting: setting)
+        }
+        return values
     }
 
     /// The simulated time the settling may take: the library checks at least every 5 minutes
@@ -37,11 +96,8 @@ extension ScheduleRun {
         for device in devices {
             cloud.setOnline(true, for: device.store)
             if account(of: device) == nil { cloud.signIn(device.store, to: accounts[device.lastAccount ?? 0]) }
-            if !device.syncing {
-                abandonIfAccountChanged(device)
-                perform { try device.settings.startSyncing(with: device.counting) }
-                device.syncing = true
-            }
+            if !device.syncing { startSyncing(device) }
+            sample()
         }
         for device in devices { save(device) }
         let start = cloud.now
@@ -76,12 +132,11 @@ extension ScheduleRun {
             {
                 violations.append("[account] account \(accountIndex): the cloud holds \(key), not a synced setting")
             }
+            let cloudValues = cloudValues(of: account)
             for setting in 0..<5 {
                 let name = ScheduleSettings.syncedNames[setting]
-                let cloudValue = server["AppSettings.ScheduleSettings.\(name)"].map { value -> String in
-                    guard let envelope = value as? [String: Any], envelope["$version"] != nil else { return "raw" }
-                    return ScheduleSettings.identity(ofCloud: envelope["$value"], setting: setting)
-                }
+                let cloudValue = cloudValues[setting]
+                checkCarried(setting: setting, account: accountIndex, final: cloudValue ?? "default")
                 if let cloudValue { checkBelongs(cloudValue, setting: setting, account: accountIndex, to: "the cloud") }
                 let shown = members.map { $0.settings.identity(of: setting) }
                 for (device, value) in zip(members, shown) {
@@ -134,10 +189,32 @@ extension ScheduleRun {
             violations.append("[account] \(holder): \(name) = \(value) was never written")
             return
         }
-        if !write.accounts.contains(account) {
+        if write.origin != account {
             violations.append(
-                "[account] account \(account): \(holder) holds \(name) = \(value), written on account \(write.accounts.sorted())"
-            )
+                "[account] account \(account): \(holder) holds \(name) = \(value), saved on account \(origin(of: id))")
+        }
+    }
+
+    /// `[carried]`: a change not yet saved to an account (unsaved, or saved while its device did not
+    /// sync) when its set met another account was saved to that account: the cloud ends with it, or
+    /// with a write of that account it had not seen (made on another device meanwhile, or later).
+    private func checkCarried(setting: Int, account: Int, final: String) {
+        let finalID = writeID(final)
+        for (id, write) in writes
+        where write.setting == setting && write.carriedTo == account && write.origin == account && write.saved
+            && !write.abandoned && !write.value.hasSuffix("!big") && write.value != final
+        {
+            let replaced = writes.contains { other in
+                other.key != id && other.value.setting == setting && other.value.saved && other.value.origin == account
+                    && !write.knowledge.contains(other.key)
+                    && (other.key == finalID || (final == "default" && other.value.value == "default"))
+            }
+            if !replaced {
+                violations.append(
+                    "[carried] account \(account): device \(write.device)'s \(ScheduleSettings.syncedNames[setting]) = "
+                        + "\(write.value), not yet saved to an account when its set met this one, was not saved to it "
+                        + "(the cloud holds \(final))")
+            }
         }
     }
 
@@ -146,13 +223,13 @@ extension ScheduleRun {
     /// survive, but may still have landed: it counts as a possible concurrent write.)
     private func checkNotLost(final: String, setting: Int, account: Int) {
         let onAccount = writes.filter {
-            $0.value.setting == setting && $0.value.saved && $0.value.accounts.contains(account)
+            $0.value.setting == setting && $0.value.saved && $0.value.origin == account
                 && !$0.value.value.hasSuffix("!big")
         }
         let finalWrites = onAccount.filter { $0.value.value == final }
         var known = Set(finalWrites.keys)
         for write in finalWrites.values { known.formUnion(write.knowledge) }
-        for (id, write) in onAccount where !known.contains(id) && !write.abandoned && write.accounts == [account] {
+        for (id, write) in onAccount where !known.contains(id) && !write.abandoned {
             // A later write of its own setting that knew it (refused, or abandoned) replaced it.
             if writes.contains(where: { $0.key != id && $0.value.setting == setting && $0.value.knowledge.contains(id) }
             ) {

@@ -10,9 +10,15 @@ final class ScheduleRun {
         var device: Int
         var setting: Int
         var value: String
-        /// The accounts it may belong to: the one signed into when it was saved, and the one the
-        /// device's values came from.
-        var accounts: Set<Int>
+        /// The account it was saved on, by the documented rules (`nil` until it is saved): the
+        /// account its device is signed into; signed out, the one its set belongs to (an object
+        /// stopped by `stopSyncing()`: the last one its store was signed into); by an object that
+        /// never synced, the one its set belongs to. A set that belongs to none (never synced, or
+        /// removed) gives it to the next account it meets (`nil` until then).
+        var origin: Int?
+        /// The account it was carried to: it was unsaved when its device signed into that
+        /// account, so it is to be saved to that account (`[carried]`).
+        var carriedTo: Int?
         /// The writes its device had seen for this setting when it was made.
         var knowledge: Set<Int>
         var saved = false
@@ -26,17 +32,23 @@ final class ScheduleRun {
         let counting: CountingStore
         var settings: ScheduleSettings
         var syncing = false
+        /// The account it was last signed into: the account of its store's local copy.
         var lastAccount: Int?
+        /// The account its set belongs to (`nil`: none since the set was made or removed).
+        var setAccount: Int?
+        /// Whether its object has a link to its store: it syncs, or stopped syncing (and still
+        /// sees the store's account); an object that never synced has none.
+        var linked = false
+        /// The last account its link saw the store signed into.
+        var linkAccount: Int?
+        /// Settings whose versions its set forgot (removed) and has not stamped or synced since: an
+        /// object with no link changes them as a new device would, having seen nothing.
+        var forgotten: Set<Int> = []
         var knowledgeAccount: Int?
         var knowledge: [Int: Set<Int>] = [:]
         var unsaved: [Int: Int] = [:]
-        var writtenWhileStopped: [Int] = []
-        /// The account the device was on when it stopped syncing.
-        var stoppedAccount: Int?
-        /// Whether it ever signed into another account than its first.
-        var switchedAccounts = false
-        /// Whether its set was removed while no account could be met: the next one met takes it.
-        var unboundRecord = false
+        /// Saved writes whose account is the next one its set syncs with.
+        var unbound: [Int] = []
         var localValue = "default"
 
         init(index: Int, store: CloudKeyValueStoreSimulator.Device) {
@@ -68,15 +80,15 @@ final class ScheduleRun {
             ]),
         ]
         writes[preexisting] = Write(
-            device: -1, setting: 0, value: "w\(preexisting)", accounts: [1], knowledge: [], saved: true)
+            device: -1, setting: 0, value: "w\(preexisting)", origin: 1, knowledge: [], saved: true)
     }
 
     func run() -> [String] {
         for index in 0..<schedule.deviceCount {
             let device = Device(index: index, store: cloud.makeDevice())
             devices.append(device)
-            perform { try device.settings.startSyncing(with: device.counting) }
-            device.syncing = true
+            startSyncing(device)
+            bind(device, to: 0)
         }
         for step in schedule.steps {
             let before = devices.map { $0.counting.writes.withLock { $0 } }
@@ -107,35 +119,48 @@ final class ScheduleRun {
     }
 
     private func newWrite(on device: Device, setting: Int, id: Int, value: String) {
-        let current = account(of: device)
-        var write = Write(
-            device: device.index, setting: setting, value: value,
-            accounts: Set([current, device.lastAccount].compactMap { $0 }),
-            knowledge: device.knowledge[setting] ?? [])
-        if current == nil { write.accounts = Set([device.lastAccount].compactMap { $0 }) }
-        writes[id] = write
+        writes[id] = Write(
+            device: device.index, setting: setting, value: value, knowledge: device.knowledge[setting] ?? [])
         device.knowledge[setting, default: []].insert(id)
         device.unsaved[setting] = id
     }
 
-    private func saved(_ device: Device) {
-        for (_, id) in device.unsaved {
+    private func saved(_ device: Device, wrote: Bool) {
+        // A set written meets the account its store is signed into (stopped: the last one it
+        // saw), and what it saved unbound goes there.
+        let signedIn = account(of: device) ?? (device.syncing ? nil : device.linkAccount)
+        if wrote, device.linked, let signedIn { bind(device, to: signedIn) }
+        for (setting, id) in device.unsaved {
             writes[id]?.saved = true
-            if let current = account(of: device) { writes[id]?.accounts.insert(current) }
-            // Saved signed out: it belongs to the account whose values the set holds, which the
-            // harness cannot tell after a switch or a removal; any account may get it.
-            if account(of: device) == nil && (device.switchedAccounts || device.unboundRecord) {
-                writes[id]?.accounts = Set(accounts.indices)
-            }
-            if !device.syncing {
-                // Saved while not syncing: the set's values belong to the account it last synced with.
-                writes[id]?.accounts = Set([device.stoppedAccount].compactMap { $0 })
-                device.writtenWhileStopped.append(id)
-            }
-            // After a removal with no account to meet, the set belongs to the next account met.
-            if device.unboundRecord { writes[id]?.accounts = Set(accounts.indices) }
+            if !device.linked && device.forgotten.remove(setting) != nil { writes[id]?.knowledge = [] }
+            writes[id]?.origin = device.setAccount
+            if device.setAccount == nil { device.unbound.append(id) }
         }
         device.unsaved = [:]
+    }
+
+    /// `device` starts syncing: its link sees the account its store is signed into.
+    func startSyncing(_ device: Device) {
+        perform { try device.settings.startSyncing(with: device.counting) }
+        device.syncing = true
+        device.linked = true
+        device.linkAccount = account(of: device)
+        device.forgotten = []
+    }
+
+    /// The set of `device` meets `account`: what it saved before it met any account belongs to
+    /// it. Another account than the set's is a switch: the old account's writes not yet uploaded
+    /// never will be, and the changes not yet saved to an account are carried to the new one.
+    func bind(_ device: Device, to account: Int) {
+        if let old = device.setAccount, old != account {
+            for (id, write) in writes where write.device == device.index && write.origin == old {
+                writes[id]?.abandoned = true
+            }
+            for id in device.unbound + device.unsaved.values { writes[id]?.carriedTo = account }
+        }
+        device.setAccount = account
+        for id in device.unbound { writes[id]?.origin = account }
+        device.unbound = []
     }
 
     private func run(_ step: Schedule.Step) {
@@ -172,11 +197,14 @@ final class ScheduleRun {
         case .remove(let index):
             let device = devices[index]
             perform { try device.settings.removeFromUserDefaults() }
-            if account(of: device) == nil || !device.syncing { device.unboundRecord = true }
+            // The set and its record go: what it saves next belongs to the next account it meets
+            // (at once, syncing signed in: the removal takes the cloud's values back).
+            device.setAccount = nil
+            device.forgotten = Set(0..<5)
             // The device's copy goes, its changes not yet uploaded with it (those already in its
             // store's local copy may still travel).
             for (id, write) in writes where write.device == index { writes[id]?.abandoned = true }
-            device.writtenWhileStopped = []
+            device.unbound = []
             device.unsaved = [:]
         case .upload(let index, let all):
             cloud.upload(from: devices[index].store, count: all ? .max : 1)
@@ -193,31 +221,30 @@ final class ScheduleRun {
             device.settings.stopSyncing()
             device.settings = ScheduleSettings(userDefaults: device.suite.another())
             device.unsaved = [:]
-            if device.syncing { perform { try device.settings.startSyncing(with: device.counting) } }
+            device.linked = false
+            if device.syncing { startSyncing(device) }
         case .stop(let index):
-            let device = devices[index]
-            device.settings.stopSyncing()
-            if device.syncing { device.stoppedAccount = account(of: device) ?? device.lastAccount }
-            device.syncing = false
+            devices[index].settings.stopSyncing()
+            devices[index].syncing = false
         case .start(let index):
-            let device = devices[index]
-            abandonIfAccountChanged(device)
-            perform { try device.settings.startSyncing(with: device.counting) }
-            device.syncing = true
-            device.writtenWhileStopped = []
+            startSyncing(devices[index])
         case .online(let index, let online):
             cloud.setOnline(online, for: devices[index].store)
         case .signOut(let index):
             cloud.signOut(devices[index].store)
         case .signIn(let index, let account):
             let device = devices[index]
-            if let last = device.lastAccount, last != account {
-                device.switchedAccounts = true
-                // Its writes not yet on their account never will be: they are the old account's.
-                for (id, write) in writes where write.device == index { writes[id]?.abandoned = true }
+            if device.lastAccount != account {
+                // Its saved writes not yet on their account never will be: they are the old
+                // account's. Its unsaved changes are carried: they are saved to the new account.
+                for (id, write) in writes where write.device == index && write.origin != nil {
+                    writes[id]?.abandoned = true
+                }
+                for (_, id) in device.unsaved { writes[id]?.carriedTo = account }
             }
             cloud.signIn(device.store, to: accounts[account])
             device.lastAccount = account
+            if device.linked { device.linkAccount = account }
         case .wait(let seconds):
             cloud.advanceTime(by: Double(seconds))
         case .foreground(let index):
@@ -227,15 +254,9 @@ final class ScheduleRun {
         }
     }
 
-    /// Starting again on another account than the one it stopped on: what it saved meanwhile
-    /// belongs to the old account and is not sent to the new one.
-    func abandonIfAccountChanged(_ device: Device) {
-        guard !device.syncing, let current = account(of: device), current != device.stoppedAccount else { return }
-        for id in device.writtenWhileStopped { writes[id]?.abandoned = true }
-    }
-
     func save(_ device: Device) {
+        let writes = device.settings.hasUnsavedChanges
         perform { try device.settings.synchronizeToUserDefaults() }
-        saved(device)
+        saved(device, wrote: writes)
     }
 }

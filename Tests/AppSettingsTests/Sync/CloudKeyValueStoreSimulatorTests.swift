@@ -134,6 +134,30 @@ struct CloudKeyValueStoreSimulatorTests {
         #expect(cloud.serverValues(for: other)["b"] == nil)
     }
 
+    @Test("uploads that lag an account change: the old account's unsent writes reach it later, never the new one")
+    func uploadsLagAccountChanges() {
+        let cloud = CloudKeyValueStoreSimulator(options: .strict)
+        let device = cloud.makeDevice()
+        cloud.deliverChanges()
+        device.set("unsent", forKey: "a")
+        device.set("unsent too", forKey: "b")
+        let account = cloud.makeAccount()
+        cloud.signIn(device, to: account)
+        #expect(device.object(forKey: "a") == nil)
+        cloud.upload(from: device, count: 1)
+        #expect(cloud.serverValues(of: cloud.firstAccount)["a"] as? String == "unsent")
+        #expect(cloud.serverValues(of: cloud.firstAccount)["b"] == nil)
+        cloud.signOut(device)
+        cloud.deliverChanges()
+        #expect(cloud.serverValues(of: cloud.firstAccount)["b"] as? String == "unsent too")
+        cloud.signIn(device, to: account)
+        cloud.deliverChanges()
+        device.set("new", forKey: "c")
+        cloud.deliverChanges()
+        #expect(cloud.serverValues(of: account).keys.sorted() == ["c"])
+        #expect(device.object(forKey: "a") == nil && device.object(forKey: "b") == nil)
+    }
+
     @Test("Apple's limits: a long key raises, large values, the total and the key count are refused with a notice")
     func limits() {
         let device = cloud.makeDevice()

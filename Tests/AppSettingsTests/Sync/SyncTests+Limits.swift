@@ -16,14 +16,31 @@ extension SyncTests {
 
         #expect(await events.next() == .settingsChanged(["photo"]))
         #expect(await events.next() == .settingsChanged(["theme"]))
-        guard case .syncFailed(.cloudValueRefused(let key, let setting, _)) = await events.next() else {
+        guard case .syncFailed(.cloudValueRefused(let key, let setting, let reason)) = await events.next() else {
             Issue.record("the refused value is not reported")
             return
         }
         #expect(key == Self.key("photo") && setting == "photo")
+        #expect(reason.contains("takes at least 1100000 bytes, more than the 1048576-byte limit of one value"))
         #expect(phone.relaunched().photo == Data(count: 1_100_000), "stored here")
         #expect(laptop.settings.theme == "dark" && laptop.settings.photo.isEmpty)
         #expect(cloud.settingValues(for: phone.store)[Self.key("photo")] == nil)
+    }
+
+    @Test("a value is measured as Foundation writes it, but for one whose data alone is over the limit")
+    func byteCounts() throws {
+        func foundationCount(_ value: Any) throws -> Int {
+            try PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0).count
+        }
+        let small: [String: Any] = ["$version": 3, "$tag": -5, "$value": ["a": Data(count: 1000), "b": [1.5, "c"]]]
+        #expect(try CloudLimits.byteCount(of: small) == foundationCount(small))
+        let limit = CloudLimits.maximumValueByteCount
+        let atTheLimit: [String: Any] = ["$value": [Data(count: limit / 2), Data(count: limit / 2)]]
+        #expect(try CloudLimits.byteCount(of: atTheLimit) == foundationCount(atTheLimit))
+        // Not measured further: its data's bytes, fewer than Foundation's and still over the limit.
+        let over: [String: Any] = ["$value": [Data(count: limit / 2), Data(count: limit / 2 + 1)]]
+        #expect(CloudLimits.byteCount(of: over) == limit + 1)
+        #expect(CloudLimits.byteCount(of: ["a": Data(count: 10), "b": URL(fileURLWithPath: "/")]) == nil)
     }
 
     @Test("values over the store's total quota are refused by the cloud, reported, and kept here")

@@ -8,6 +8,7 @@ import Foundation
 ///     "$formatVersion": 2,                        // inline integers
 ///     "$schemaVersion": <the subclass's schemaVersion>,
 ///     "$writeID": <a random integer, new with every write>,
+///     "$generation": <one more than the newest set the store held>,  // saved sets only
 ///     "$cloudBase": { "$format": 2,             // only for synced settings: the version of
 ///         "stamps": {<name>: [counter, tag]},   // each value, the versions iCloud refused,
 ///         "refused": {…}, "account": <id> },    // the account (see `CloudRecord`)
@@ -41,6 +42,11 @@ enum ArchiveFormat {
     /// A random number, new with every write: two stores hold the same archive only when one
     /// write reached both, which is how a writer finds the other objects of its store.
     static let writeIDField = "$writeID"
+    /// One more at every save than the newest set the store held (its domain or its recovery copy):
+    /// how a store with two copies of a set tells the newer one, when another writer put an older
+    /// set back into one of them (`SettingsStore`). Absent from sets saved before it, and from
+    /// archives that are not saved to a store (`NSCoding`).
+    static let generationField = "$generation"
     /// The record of synced settings: per setting the version of its value, the versions iCloud
     /// refused, the account they belong to (see `CloudRecord`).
     static let cloudBaseField = "$cloudBase"

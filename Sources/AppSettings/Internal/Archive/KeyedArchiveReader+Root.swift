@@ -18,6 +18,8 @@ extension KeyedArchiveReader {
         var schemaVersion: Int64?
         /// Absent in format 1 and in archives not written by this library.
         var writeID: Int64?
+        /// Absent in archives not saved to a store, and in those saved before generations.
+        var generation: Int64?
         /// Where each replica's record is (``ArchiveFormat/replicaRecordFields``), by field.
         var records: [String: Field] = [:]
         /// Where the first format's `$cloudPending` is, when the set has it.
@@ -74,6 +76,7 @@ extension KeyedArchiveReader {
             case ArchiveFormat.formatVersionField: set.formatVersion = try integer(inField: plistIndex, named: key)
             case ArchiveFormat.schemaVersionField: set.schemaVersion = try integer(inField: plistIndex, named: key)
             case ArchiveFormat.writeIDField: set.writeID = try integer(inField: plistIndex, named: key)
+            case ArchiveFormat.generationField: set.generation = try integer(inField: plistIndex, named: key)
             case _ where ArchiveFormat.replicaRecordFields.contains(key): set.records[key] = try field(plistIndex)
             case ArchiveFormat.cloudPendingField: set.cloudPending = try field(plistIndex)
             case ArchiveFormat.schemaField: set.schema = try field(plistIndex)

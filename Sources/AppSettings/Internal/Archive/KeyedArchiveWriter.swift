@@ -29,6 +29,7 @@ struct KeyedArchiveWriter {
     static func archive(
         schemaVersion: Int64,
         writeID: Int64 = .random(in: 1...Int64.max),
+        generation: Int64? = nil,
         settings: [String: StoredValue],
         records: ReplicaRecords = [:],
         schema: String? = nil
@@ -45,6 +46,10 @@ struct KeyedArchiveWriter {
         fields.append(
             (writer.plist.add(.string(ArchiveFormat.schemaVersionField)), writer.plist.add(.integer(schemaVersion))))
         fields.append((writer.plist.add(.string(ArchiveFormat.writeIDField)), writer.plist.add(.integer(writeID))))
+        if let generation {
+            fields.append(
+                (writer.plist.add(.string(ArchiveFormat.generationField)), writer.plist.add(.integer(generation))))
+        }
         for (field, tree) in records.sorted(by: { $0.key < $1.key }) {
             let key = writer.plist.add(.string(field))
             fields.append((key, writer.reference(writer.encode(tree))))

@@ -4,20 +4,23 @@ import Foundation
 // the values to send, and what failed.
 
 extension CloudCoordinator {
-    /// Stamps the synced settings `changed` here past every stamp seen for them,
+    /// Stamps the synced settings `changed` here past every stamp seen for them (after
+    /// `stopSyncing()`, for the account the `stopped` link sees),
     /// then, when the object syncs with a store signed into the record's account, the synced
     /// settings whose stamp is newer than the store's, and not refused, are to be sent (those the
     /// cloud would refuse are not, and are recorded as refused).
     func plannedPushes(
         changed: Set<String>,
         sync: CloudSync?,
+        stopped: CloudSync?,
         record: inout CloudRecord?,
         settings values: [String: StoredValue]
     ) -> CloudPushPlan {
         let settings = syncedSettings(values: values)
         guard !settings.isEmpty else { return CloudPushPlan() }
         var push = CloudPush(record: record)
-        push.stampChanges(changed, of: settings, sync: sync)
+        if let account = stopped?.accountOfSaves { push.takeAccount(account, of: settings) }
+        push.stampChanges(changed, of: settings, sync: sync ?? stopped)
         if let sync, push.acceptsAccount(of: sync) {
             push.collectNewerValues(of: settings, sync: sync)
             push.keepValuesWithinLimits(of: settings, sync: sync)

@@ -11,12 +11,17 @@ struct CloudCoordinator: ObjectPart {
 
     /// The object is going away: its link to the store stops.
     func stopAtRelease() {
-        attachedSync?.stop()
+        detach()
     }
 
     /// The link to the store the object syncs through, while it does.
     var attachedSync: CloudSync? {
-        _state.withLock { $0.cloud.sync }
+        link.sync
+    }
+
+    /// The object's links to the store: the one it syncs through, or the one `stopSyncing()` stopped.
+    var link: CloudLink {
+        _state.withLock { $0.cloud }
     }
 
     /// The cloud link in `state`, for a save taking it in the moment of its snapshot.
@@ -24,17 +29,28 @@ struct CloudCoordinator: ObjectPart {
         state.cloud
     }
 
-    /// The object syncs through `sync` from now on.
+    /// The object syncs through `sync` from now on; the link it synced through before ends.
     func attach(_ sync: CloudSync) {
+        detach()
         _state.withLock { $0.cloud.sync = sync }
     }
 
-    /// The object no longer syncs; returns the link it synced through, to be stopped.
-    func detach() -> CloudSync? {
-        _state.withLock { state in
-            defer { state.cloud.sync = nil }
+    /// The object no longer syncs: the link it synced through stops, still seeing the account.
+    func pause() {
+        let sync = _state.withLock { state in
+            defer { (state.cloud.sync, state.cloud.stopped) = (nil, state.cloud.sync ?? state.cloud.stopped) }
             return state.cloud.sync
         }
+        sync?.stop(keepingAccount: true)
+    }
+
+    /// The object's links to the store end.
+    private func detach() {
+        let links = _state.withLock { state in
+            defer { (state.cloud.sync, state.cloud.stopped) = (nil, nil) }
+            return [state.cloud.sync, state.cloud.stopped]
+        }
+        for link in links { link?.stop() }
     }
 
     /// Whether a check would find nothing to do: the store is signed out, or signed into the
@@ -86,15 +102,5 @@ struct CloudCoordinator: ObjectPart {
 
     func cloudKey(ofSettingNamed name: String) -> String {
         object.binding.key.cloudKey(ofSettingNamed: name)
-    }
-
-    /// When the store is signed into another account than the one the stored values belong to, a
-    /// pull takes the new account's values (the unsaved changes stay, and the next save saves them
-    /// to the new account).
-    func pullIfAccountChanged() throws {
-        guard let sync = attachedSync, let recorded = ledger.storedBase.cloudRecord?.account,
-            case .signedIn(let account) = sync.store.account, account != recorded
-        else { return }
-        try pull(nil, from: sync)
     }
 }

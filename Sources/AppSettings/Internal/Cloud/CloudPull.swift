@@ -35,25 +35,29 @@ struct CloudPull {
 
     /// Another account: nothing of the old one is kept or sent (Apple,
     /// `NSUbiquitousKeyValueStoreAccountChange`: "the system removes any previous iCloud data and
-    /// replaces it with data from the new account"); every synced setting takes its developer
-    /// default, then the new account's value where it has one.
+    /// replaces it with data from the new account"); every synced setting of the old account
+    /// (all of them, or the ``CloudRecord/foreign`` ones a save after `stopSyncing()` marked) takes
+    /// its developer default, then the new account's value where it has one.
     mutating func takeAccount(
         _ account: CloudKeyValueStoreAccount, notice: CloudKeyValueStoreChange?, settings: [SyncedSetting]
     ) {
+        let names = Set(settings.map(\.name))
         switch CloudSyncMutation.isActive(.accountIgnored) ? nil : account {
         case .signedIn(let identifier) where record.account == nil:
             record.account = identifier
         case .signedIn(let identifier) where record.account != identifier:
-            switchedAccount = true
-            record = CloudRecord(account: identifier)
+            record = CloudRecord(account: identifier, foreign: names)
         case .unknown where notice?.reason == .accountChange:
-            switchedAccount = true
-            record = CloudRecord(account: record.account)
+            record = CloudRecord(account: record.account, foreign: names)
         default:
             break
         }
-        guard switchedAccount else { return }
-        for setting in settings { taken[setting.name] = setting.developerDefaultStored }
+        guard !record.foreign.isEmpty else { return }
+        switchedAccount = true
+        for setting in settings where record.foreign.contains(setting.name) {
+            taken[setting.name] = setting.developerDefaultStored
+        }
+        record.foreign = []
     }
 
     /// A refused value is not sent again until it changes. Apple's notice "can include" the keys:

@@ -15,9 +15,26 @@ struct CloudPush {
         self.record = record
     }
 
+    /// While the object does not sync (after `stopSyncing()`), what is saved belongs to the account
+    /// its store is signed into (`account`, the last one seen when signed out): a record of another
+    /// account becomes this one's, every synced setting not changed now marked as another account's
+    /// (``CloudRecord/foreign``); a record of none takes it.
+    mutating func takeAccount(_ account: String, of settings: [SyncedSetting]) {
+        guard !CloudSyncMutation.isActive(.stoppedSavesIgnoreAccount) else { return }
+        var current = record ?? CloudRecord()
+        switch current.account {
+        case account?: return
+        case nil: current.account = account
+        case _? where CloudSyncMutation.isActive(.oldVersionsKept): current.account = account
+        case _?: current = CloudRecord(account: account, foreign: Set(settings.map(\.name)))
+        }
+        record = current
+    }
+
     /// Stamps each synced setting in `changed` past every stamp seen for it: the record's and
-    /// the store's. The change is made over the store's value, or, while the object does not
-    /// sync, over the value the record last knew (its own, or one taken from the cloud).
+    /// the store's (while the object syncs, or after `stopSyncing()`). The change is made over the
+    /// store's value, or, with no store, over the value the record last knew (its own, or one
+    /// taken from the cloud).
     mutating func stampChanges(_ changed: Set<String>, of settings: [SyncedSetting], sync: CloudSync?) {
         guard settings.contains(where: { changed.contains($0.name) }) else { return }
         var current = record ?? CloudRecord()

@@ -36,52 +36,12 @@ struct CloudRecord: Equatable {
     /// The account the stamps belong to (``CloudKeyValueStoreAccount/signedIn(_:)``), `nil` while
     /// the set has met none (its values are this device's own, sent to the first account met).
     var account: String?
+    /// Synced settings whose values belong to another account than `account` (the set met a new
+    /// one): never sent; the next pull gives them the new account's values or developer defaults.
+    var foreign: Set<String> = []
 
     /// Whether there is anything to store.
-    var isEmpty: Bool { stamps.isEmpty && refused.isEmpty && account == nil }
-
-    /// The stored form, under `$cloudBase`: a dictionary with `$format` 2.
-    var storedValue: StoredValue {
-        func stampsValue(_ stamps: [String: CloudStamp]) -> StoredValue {
-            .dictionary(stamps.mapValues { .array([.integer($0.counter), .integer($0.tag)]) })
-        }
-        var fields: [String: StoredValue] = [
-            "$format": .integer(2), "stamps": stampsValue(stamps), "refused": stampsValue(refused),
-        ]
-        if !madeOver.isEmpty { fields["madeOver"] = stampsValue(madeOver) }
-        if let account { fields["account"] = .string(account) }
-        return .dictionary(fields)
-    }
-
-    /// Reads the stored form; the first format (a base of values, before versions) reads as an
-    /// empty record: its settings count as never written here, and any cloud value wins.
-    init(storedValue: StoredValue) throws(ArchiveFormatError) {
-        guard case .dictionary(let fields) = storedValue else {
-            throw ArchiveFormatError("\(ArchiveFormat.cloudBaseField) is not a dictionary")
-        }
-        guard fields["$format"] == .integer(2) else { return }
-        func stamps(_ value: StoredValue?) throws(ArchiveFormatError) -> [String: CloudStamp] {
-            guard case .dictionary(let entries)? = value else { return [:] }
-            var result: [String: CloudStamp] = [:]
-            for (name, entry) in entries {
-                guard case .array(let parts) = entry, parts.count == 2, case .integer(let counter) = parts[0],
-                    case .integer(let tag) = parts[1]
-                else { throw ArchiveFormatError("the stamp of synced setting '\(name)' is damaged") }
-                result[name] = CloudStamp(counter: counter, tag: tag)
-            }
-            return result
-        }
-        self.stamps = try stamps(fields["stamps"])
-        self.refused = try stamps(fields["refused"])
-        self.madeOver = try stamps(fields["madeOver"])
-        if case .string(let account)? = fields["account"] { self.account = account }
-    }
-
-    init(stamps: [String: CloudStamp] = [:], refused: [String: CloudStamp] = [:], account: String? = nil) {
-        self.stamps = stamps
-        self.refused = refused
-        self.account = account
-    }
+    var isEmpty: Bool { stamps.isEmpty && refused.isEmpty && account == nil && foreign.isEmpty }
 
     /// Records a change of `name` on this device: its new stamp, and the stamp of the cloud value
     /// it was made over (`basis`); a refusal of an earlier value is forgotten.
@@ -89,6 +49,7 @@ struct CloudRecord: Equatable {
         stamps[name] = stamp
         refused[name] = nil
         madeOver[name] = basis
+        foreign.remove(name)
     }
 
     /// Records that the value of `name` stamped `stamp` was refused.
@@ -122,6 +83,50 @@ struct CloudRecord: Equatable {
         guard let mine = stamps[name] else { return true }
         if theirs > mine { return true }
         return refused[name] == mine && theirs != mine && theirs != madeOver[name]
+    }
+}
+
+// The record as the archive stores it, under `$cloudBase`.
+extension CloudRecord {
+    /// The stored form, under `$cloudBase`: a dictionary with `$format` 2.
+    var storedValue: StoredValue {
+        func stampsValue(_ stamps: [String: CloudStamp]) -> StoredValue {
+            .dictionary(stamps.mapValues { .array([.integer($0.counter), .integer($0.tag)]) })
+        }
+        var fields: [String: StoredValue] = [
+            "$format": .integer(2), "stamps": stampsValue(stamps), "refused": stampsValue(refused),
+        ]
+        if !madeOver.isEmpty { fields["madeOver"] = stampsValue(madeOver) }
+        if !foreign.isEmpty { fields["foreign"] = .array(foreign.sorted().map(StoredValue.string)) }
+        if let account { fields["account"] = .string(account) }
+        return .dictionary(fields)
+    }
+
+    /// Reads the stored form; the first format (a base of values, before versions) reads as an
+    /// empty record: its settings count as never written here, and any cloud value wins.
+    init(storedValue: StoredValue) throws(ArchiveFormatError) {
+        guard case .dictionary(let fields) = storedValue else {
+            throw ArchiveFormatError("\(ArchiveFormat.cloudBaseField) is not a dictionary")
+        }
+        guard fields["$format"] == .integer(2) else { return }
+        func stamps(_ value: StoredValue?) throws(ArchiveFormatError) -> [String: CloudStamp] {
+            guard case .dictionary(let entries)? = value else { return [:] }
+            var result: [String: CloudStamp] = [:]
+            for (name, entry) in entries {
+                guard case .array(let parts) = entry, parts.count == 2, case .integer(let counter) = parts[0],
+                    case .integer(let tag) = parts[1]
+                else { throw ArchiveFormatError("the stamp of synced setting '\(name)' is damaged") }
+                result[name] = CloudStamp(counter: counter, tag: tag)
+            }
+            return result
+        }
+        self.stamps = try stamps(fields["stamps"])
+        self.refused = try stamps(fields["refused"])
+        self.madeOver = try stamps(fields["madeOver"])
+        if case .string(let account)? = fields["account"] { self.account = account }
+        if case .array(let names)? = fields["foreign"] {
+            for case .string(let name) in names { foreign.insert(name) }
+        }
     }
 }
 
@@ -245,10 +250,24 @@ package enum CloudLimits {
     package static let maximumKeyByteCount = 64
 
     /// The bytes a value takes: the size of its binary property list; `nil` when it is not a
-    /// property-list value.
+    /// property-list value. A value whose `Data` alone is over the limit of one value is not
+    /// measured further: its count is then the bytes of its `Data`, fewer than it takes, and it is
+    /// refused all the same (swift-corelibs-foundation hands a `Data` inside a dictionary or an
+    /// array over byte by byte, 0.15 s a megabyte, twice to measure it).
     package static func byteCount(of value: Any) -> Int? {
+        let dataByteCount = dataByteCount(of: value)
+        if dataByteCount > maximumValueByteCount { return dataByteCount }
         guard PropertyListSerialization.propertyList(value, isValidFor: .binary) else { return nil }
         return try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0).count
+    }
+
+    private static func dataByteCount(of value: Any) -> Int {
+        switch value {
+        case let data as Data: data.count
+        case let values as [Any]: values.reduce(0) { $0 + dataByteCount(of: $1) }
+        case let entries as [String: Any]: entries.values.reduce(0) { $0 + dataByteCount(of: $1) }
+        default: 0
+        }
     }
 
     /// Whether Apple's store takes `key` at all: at most 64 bytes in UTF-8.
@@ -263,7 +282,8 @@ package enum CloudLimits {
         }
         guard let byteCount else { return "its value is not a property-list value" }
         if byteCount > maximumValueByteCount {
-            return "its value takes \(byteCount) bytes, more than the \(maximumValueByteCount)-byte limit of one value"
+            let limit = maximumValueByteCount
+            return "its value takes at least \(byteCount) bytes, more than the \(limit)-byte limit of one value"
         }
         return nil
     }

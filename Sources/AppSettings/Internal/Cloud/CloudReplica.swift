@@ -12,6 +12,8 @@ final class CloudReplica: SettingsReplica {
     /// The store, while the object syncs: without one the changes made here are still stamped,
     /// to be sent when syncing starts again.
     private let sync: CloudSync?
+    /// After `stopSyncing()`, the stopped link: what is saved belongs to the account it sees.
+    private var stopped: CloudSync?
     /// The change notice that asked for this reconciliation, if any.
     private let notice: CloudKeyValueStoreChange?
     /// Whether this link is still the object's: a notice that came after `stopSyncing()` (or for
@@ -38,8 +40,9 @@ final class CloudReplica: SettingsReplica {
 
     func read(_ reconciliation: inout Reconciliation, from domain: SettingsStore.LockedRead) {
         let coordinator = object.syncCoordinator
-        guard coordinator.attachedSync === sync else { return }
-        isCurrent = true
+        let link = coordinator.link
+        guard link.sync === sync else { return }
+        (isCurrent, stopped) = (true, link.stopped)
         record =
             reconciliation.storedValues == nil && reconciliation.writing == .unsavedChanges
             ? reconciliation.snapshot.stored.cloudRecord : CloudRecord.decoded(from: reconciliation.storedRecords)
@@ -69,7 +72,7 @@ final class CloudReplica: SettingsReplica {
         var record = self.record
         let changed = decided.changedHere.filter { name in object.slots.contains { $0.name == name && $0.syncs } }
         plan = object.syncCoordinator.plannedPushes(
-            changed: changed, sync: sync, record: &record, settings: decided.settings)
+            changed: changed, sync: sync, stopped: stopped, record: &record, settings: decided.settings)
         record.record(in: &write.records)
         let (removals, pushes) = (removals, plan.values)
         // A change not sent now (signed out, another account) is sent at a later check.

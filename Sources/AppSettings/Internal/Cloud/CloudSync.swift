@@ -16,11 +16,15 @@ final class CloudSync: @unchecked Sendable {
     private let state = Protected(LinkState())
 
     private struct LinkState {
-        var tokens: (store: any NSObjectProtocol, environment: any NSObjectProtocol)?
+        var tokens: (store: (any NSObjectProtocol)?, environment: any NSObjectProtocol)?
         /// What a check does (set by `start`).
         var check: (@Sendable () -> Void)?
         /// Raised by each trigger: a scheduled check of an older sequence does nothing.
         var generation = 0
+        /// The account the store was last seen signed into (at the start, an account event, a save).
+        var lastAccount: String?
+        /// Stopped, still seeing the account (``stop(keepingAccount:)``).
+        var isPaused = false
     }
 
     /// One value to write to the store's local copy: `value` is a property-list value.
@@ -43,27 +47,48 @@ final class CloudSync: @unchecked Sendable {
         event: @escaping @Sendable (CloudEnvironmentEvent) -> Void,
         check: @escaping @Sendable () -> Void
     ) {
+        _ = accountOfSaves
         let storeToken = store.addChangeObserver(observer)
-        let environmentToken = environment.addEventObserver(event)
+        let environmentToken = environment.addEventObserver { [weak self] change in
+            guard let self else { return }
+            // Stopped, the link still sees the account: what is saved meanwhile belongs to it.
+            _ = self.accountOfSaves
+            if !self.state.withLock({ $0.isPaused }) { event(change) }
+        }
         state.withLock { state in
             state.tokens = (storeToken, environmentToken)
             state.check = check
         }
     }
 
-    /// Ends the calls of the observers and of the checks.
-    func stop() {
+    /// Ends the calls of the store's observer and of the checks; with `keepingAccount`, the link
+    /// still sees the account the store is signed into (``accountOfSaves``), as after
+    /// `stopSyncing()`; else it ends that too.
+    func stop(keepingAccount: Bool = false) {
         let tokens = state.withLock { state in
             defer {
-                state.tokens = nil
+                state.tokens = keepingAccount ? state.tokens.map { (nil, $0.environment) } : nil
+                state.isPaused = keepingAccount
                 state.check = nil
                 state.generation += 1
             }
             return state.tokens
         }
         guard let tokens else { return }
-        store.removeChangeObserver(tokens.store)
-        environment.removeEventObserver(tokens.environment)
+        if let storeToken = tokens.store { store.removeChangeObserver(storeToken) }
+        if !keepingAccount { environment.removeEventObserver(tokens.environment) }
+    }
+
+    /// The account what is saved now belongs to: the one the store is signed into, or, signed
+    /// out, the last one it was seen signed into; `nil` when the store cannot tell.
+    var accountOfSaves: String? {
+        switch store.account {
+        case .signedIn(let identifier):
+            state.withLock { $0.lastAccount = identifier }
+            return identifier
+        case .signedOut: return state.withLock { $0.lastAccount }
+        case .unknown: return nil
+        }
     }
 
     /// Starts the sequence of checks again from its first delay.
@@ -128,4 +153,6 @@ struct CloudPushPlan {
 struct CloudLink {
     /// The cloud store this object syncs with, while it does.
     var sync: CloudSync?
+    /// The link `stopSyncing()` stopped, until syncing starts again: it still sees the account.
+    var stopped: CloudSync?
 }

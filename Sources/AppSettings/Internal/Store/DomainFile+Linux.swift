@@ -87,7 +87,7 @@
             case .dictionary(let dictionary): stored = dictionary
             case .damaged(let bytes):
                 let backup = path + ".unreadable-\(Int64(Date().timeIntervalSince1970 * 1000))"
-                try replace(backup, with: bytes, mode: 0o600, in: location)
+                try replace(backup, with: bytes, keeping: KeptAttributes(), in: location)
                 keptDamaged = backup
             }
             let dictionary =
@@ -104,7 +104,7 @@
                     CFDictionaryRemoveValue(dictionary, unsafeBitCast(name, to: UnsafeRawPointer.self))
                 }
             }
-            let mode = existingMode(of: path) ?? 0o600
+            let attributes = try KeptAttributes(ofFileAt: path)
             if CFDictionaryGetCount(dictionary) == 0 {
                 guard unlink(path) == 0 || errno == ENOENT else {
                     throw Failure(reason: "could not remove \(path): \(String(cString: strerror(errno)))")
@@ -122,7 +122,7 @@
             }
             let bytes = Data(bytes: CFDataGetBytePtr(data), count: CFDataGetLength(data))
             if InjectedFault.isInjected(.domainInPlace) { return try rewriteInPlace(path, with: bytes) }
-            try replace(path, with: bytes, mode: mode, in: location)
+            try replace(path, with: bytes, keeping: attributes, in: location)
             return keptDamaged
         }
 
@@ -136,11 +136,14 @@
             return nil
         }
 
-        /// The permissions of the file at `path`, kept by the new one; `nil` when there is none.
-        private static func existingMode(of path: String) -> mode_t? {
+        /// Why the domain's file at `path` is not replaced: its owner made it read-only (readable,
+        /// without owner write permission), which corelibs' own write in place would fail on; `nil`
+        /// otherwise (a file its owner cannot read either is a store that cannot be read now).
+        static func refusalOfReadOnlyFile(at path: String) -> String? {
             var status = stat()
-            guard lstat(path, &status) == 0 else { return nil }
-            return status.st_mode & 0o777
+            guard lstat(path, &status) == 0, status.st_mode & (S_IRUSR | S_IWUSR) == S_IRUSR else { return nil }
+            let mode = String(status.st_mode & 0o7777, radix: 8)
+            return "\(path) is read-only (mode \(mode)): its owner made it so, and AppSettings does not replace it"
         }
 
         /// The new file a write of `target` is made in before it is renamed over it:
@@ -153,9 +156,9 @@
         }
 
         /// Writes `bytes` to `<directory>/.<name>.appsettings-new` (made anew, never through a
-        /// link), flushes it, renames it over `target` and flushes the directory.
+        /// link) with `attributes`, flushes it, renames it over `target` and flushes the directory.
         private static func replace(
-            _ target: String, with bytes: Data, mode: mode_t, in location: DomainLocation
+            _ target: String, with bytes: Data, keeping attributes: KeptAttributes, in location: DomainLocation
         ) throws(Failure) {
             let directory = (target as NSString).deletingLastPathComponent
             let temporary = temporaryPath(replacing: target)
@@ -165,19 +168,23 @@
             let descriptor: Int32
             do {
                 try GuardedFile.createDirectories(directory)
-                descriptor = try GuardedFile.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+                descriptor = try GuardedFile.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: attributes.mode)
             } catch {
                 throw Failure(reason: "could not create a new file for \(target): \(error)")
             }
-            let flushed = writeWhole(bytes, to: descriptor) && fchmod(descriptor, mode) == 0 && fsync(descriptor) == 0
-            var code = errno
+            var failure: String?
+            if !writeWhole(bytes, to: descriptor) {
+                failure = "could not write \(target): \(String(cString: strerror(errno)))"
+            } else {
+                failure = attributes.apply(to: descriptor, replacing: target)
+            }
+            if failure == nil, fsync(descriptor) != 0 || rename(temporary, target) != 0 {
+                failure = "could not write \(target): \(String(cString: strerror(errno)))"
+            }
             close(descriptor)
-            let renamed = flushed && rename(temporary, target) == 0
-            if flushed { code = errno }
-            guard renamed else {
+            if let failure {
                 unlink(temporary)
-                throw Failure(
-                    reason: "could not write \(target): \(String(cString: strerror(code))); it was left as it was")
+                throw Failure(reason: failure + "; it was left as it was")
             }
             try flushDirectory(of: location, replaced: true)
         }
@@ -202,6 +209,69 @@
                 }
                 return true
             }
+        }
+    }
+
+    /// What a domain file keeps when the library replaces it: its permissions, owner and group,
+    /// and its `user.*` extended attributes (a new file renamed into place has none of them by
+    /// itself; corelibs' write in place kept them all).
+    struct KeptAttributes {
+        var mode: mode_t = 0o600
+        var owner: (user: uid_t, group: gid_t)?
+        var extended: [(name: String, value: [UInt8])] = []
+
+        /// A new file's: mode 0600, this process's owner and group.
+        init() {}
+
+        /// Those of the file at `path` (never through a link); a new file's when there is none.
+        init(ofFileAt path: String) throws(DomainFile.Failure) {
+            var status = stat()
+            guard lstat(path, &status) == 0 else { return }
+            (mode, owner) = (status.st_mode & 0o777, (status.st_uid, status.st_gid))
+            guard let list = Self.listCall, let get = Self.getCall, list(path, nil, 0) != 0 else { return }
+            var names = [CChar](repeating: 0, count: Self.maximumSize)
+            var value = [UInt8](repeating: 0, count: Self.maximumSize)
+            let count = list(path, &names, names.count)
+            guard count >= 0 || errno == ENOTSUP else { throw Self.failure("read the extended attributes of \(path)") }
+            for bytes in names[0..<max(count, 0)].split(separator: 0) {
+                let name = String(decoding: bytes.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                guard name.hasPrefix("user.") else { continue }
+                let length = get(path, name, &value, value.count)
+                guard length >= 0 else { throw Self.failure("read the extended attribute \(name) of \(path)") }
+                extended.append((name, Array(value[0..<length])))
+            }
+        }
+
+        /// Gives the new file `descriptor` these attributes; why it could not, naming `target`.
+        func apply(to descriptor: Int32, replacing target: String) -> String? {
+            if let owner, fchown(descriptor, owner.user, owner.group) != 0 {
+                return Self.failure("give the new \(target) its owner and group \(owner.user):\(owner.group)").reason
+            }
+            for (name, value) in extended where Self.setCall?(descriptor, name, value, value.count, 0) != 0 {
+                return Self.failure("keep the extended attribute \(name) of \(target)").reason
+            }
+            // After `fchown`, which clears set-ID bits, and the umask the file was created under.
+            return fchmod(descriptor, mode) == 0 ? nil : Self.failure("keep the permissions of \(target)").reason
+        }
+
+        private static func failure(_ what: String) -> DomainFile.Failure {
+            DomainFile.Failure(reason: "could not \(what): \(String(cString: strerror(errno)))")
+        }
+
+        // glibc's calls of `<sys/xattr.h>`, which Swift's Glibc module does not import: public
+        // functions of the C library, looked up once by name.
+        private typealias List = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int) -> Int
+        private typealias Get =
+            @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?, Int) -> Int
+        private typealias Set = @convention(c) (Int32, UnsafePointer<CChar>?, UnsafeRawPointer?, Int, Int32) -> Int32
+        private static let listCall = function("llistxattr", as: List.self)
+        private static let getCall = function("lgetxattr", as: Get.self)
+        private static let setCall = function("fsetxattr", as: Set.self)
+        /// The most a name list or a value may hold (the kernel's `XATTR_LIST_MAX`, `XATTR_SIZE_MAX`).
+        private static let maximumSize = 65536
+
+        private static func function<F>(_ name: String, as type: F.Type) -> F? {
+            dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
         }
     }
 

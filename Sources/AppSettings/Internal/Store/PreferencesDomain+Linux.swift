@@ -197,8 +197,8 @@
         /// opened (no permission, a directory in its place) may hold the set: that is
         /// ``AppSettingsError/storeUnavailable(key:reason:)``, so that no write replaces it; a copy
         /// refused for what it is (a link, a FIFO, over the limit) or damaged is `readFailed`.
+        /// Called under ``withLock(exclusive:key:_:)``, which checked the key and the directories.
         func readRecoveryCopy(forKey key: String) throws -> Data? {
-            try location.checkKnown(key: key, writing: false)
             let path = location.recoveryCopyPath(forKey: key)
             do {
                 return try RecoveryCopyFormat.archive(inFileAtPath: path)
@@ -294,10 +294,15 @@
             return try FileLock.withLock(at: location.lockFilePath, exclusive: exclusive, key: key) {
                 // CoreFoundation opens the domain's file blocking and follows links: what is not a
                 // regular file there is refused before it is touched.
-                if let refusal = GuardedFile.refusalOfNonRegularFile(at: location.domainFilePath) {
+                let path = location.domainFilePath
+                if let refusal = GuardedFile.refusalOfNonRegularFile(at: path) {
                     throw exclusive
                         ? AppSettingsError.storeFailed(key: key, reason: refusal + "; nothing was written")
                         : AppSettingsError.readFailed(key: key, reason: refusal)
+                }
+                // A file its owner made read-only is left as it is, as corelibs' write would leave it.
+                if exclusive, let refusal = DomainFile.refusalOfReadOnlyFile(at: path) {
+                    throw AppSettingsError.storeFailed(key: key, reason: refusal + "; nothing was written")
                 }
                 return try body()
             }

@@ -19,13 +19,19 @@ enum PreferencesValue: @unchecked Sendable {
 }
 
 /// Where the bytes came from.
-enum StoredSource {
+enum StoredSource: Equatable {
     case userDefaults
     /// The atomically written copy, used when the `UserDefaults` domain lost the key.
     case recoveryCopy
     /// The copy, used because the domain's bytes under the key could not be read (a power loss
     /// can leave the domain's file torn there).
     case recoveryCopyOverUnreadable
+    /// The copy, used because the domain holds an older set (another writer put it back: see
+    /// ``SettingsStore/read(refresh:)``); the next save writes it back.
+    case recoveryCopyOverOlder
+    /// The domain's set, though the copy differs and which of the two is newer cannot be told:
+    /// `reason` says why, for ``AppSettingsError/ambiguousStoredSet(key:reason:)``.
+    case userDefaultsUndecided(reason: String)
 }
 
 /// Reads and writes one settings key of one `UserDefaults`: the data path below the settings
@@ -103,6 +109,14 @@ struct SettingsStore: @unchecked Sendable {
     }
 
     /// Reads what is stored, re-reading the domain from disk first when `refresh` is set.
+    ///
+    /// Where the domain keeps a recovery copy (Linux), the newer of the two sets: another writer can
+    /// put an older set back into the domain, never into the copy (corelibs' `synchronize()` writes
+    /// its whole cached domain over the file, a set it read before the last save included). Every
+    /// save writes a generation one above the newest set either holds (``write(_:)``): the copy's
+    /// set is used when its generation is higher, or when the domain's set has none (saved before
+    /// generations); when the two differ and nothing orders them, the domain's is used and the
+    /// source says why (``StoredSource/userDefaultsUndecided(reason:)``).
     func read(refresh: Bool) throws -> (object: PreferencesValue, source: StoredSource)? {
         try domain.withLock(exclusive: false, key: key) {
             let found = try readHoldingLock(refresh: refresh)
@@ -110,20 +124,86 @@ struct SettingsStore: @unchecked Sendable {
             if found == nil, let damage = domainFile?.damage(forKey: key) {
                 throw AppSettingsError.readFailed(key: key, reason: damage)
             }
-            return found
+            return found.map { ($0.object, $0.source) }
         }
     }
 
-    private func readHoldingLock(refresh: Bool) throws -> (object: PreferencesValue, source: StoredSource)? {
+    /// What a read found, and the generation of the copy not used when the two differ.
+    private typealias Found = (object: PreferencesValue, source: StoredSource, otherGeneration: Int64?)
+
+    private func readHoldingLock(refresh: Bool) throws -> Found? {
         if refresh { domain.refresh() }
-        if let object = domain.value(forKey: key) { return (object, .userDefaults) }
-        if let data = try recoveryCopies?.readRecoveryCopy(forKey: key) { return (.data(data), .recoveryCopy) }
+        if let object = domain.value(forKey: key) { return newer(of: object) }
+        if let data = try recoveryCopies?.readRecoveryCopy(forKey: key) { return (.data(data), .recoveryCopy, nil) }
         // Nothing read, but a set may be there all the same: never taken for nothing stored, so a
         // write cannot replace a set it could not read.
         if let reason = try availability?.unavailability(forKey: key) {
             throw AppSettingsError.storeUnavailable(key: key, reason: reason)
         }
         return nil
+    }
+
+    /// The domain's `object`, or the recovery copy when it holds a newer set (see ``read(refresh:)``).
+    private func newer(of object: PreferencesValue) -> Found {
+        guard let recoveryCopies, case .data(let bytes) = object else { return (object, .userDefaults, nil) }
+        var copyPath: String { recoveryCopies.recoveryCopyURL(forKey: key).path }
+        let copy: Data
+        do {
+            guard let found = try recoveryCopies.readRecoveryCopy(forKey: key), found != bytes else {
+                return (object, .userDefaults, nil)
+            }
+            copy = found
+        } catch {
+            let reason =
+                "its recovery copy \(copyPath) cannot be read (\(error)), so whether the domain's set is the "
+                + "newest cannot be told"
+            return (object, .userDefaultsUndecided(reason: reason), nil)
+        }
+        let domainGeneration: Int64?
+        do {
+            domainGeneration = try SettingsCodec.generation(of: bytes)
+        } catch {
+            // The domain's bytes are no set: a load reads the copy over them, a save keeps them.
+            return (object, .userDefaults, try? SettingsCodec.generation(of: copy))
+        }
+        let copyGeneration: Int64?
+        do {
+            copyGeneration = try SettingsCodec.generation(of: copy)
+        } catch {
+            let reason =
+                "its recovery copy \(copyPath) differs from the domain's set and is not a settings set (\(error))"
+            return (object, .userDefaultsUndecided(reason: reason), nil)
+        }
+        switch (domainGeneration, copyGeneration) {
+        case (let inDomain?, let inCopy?) where inDomain > inCopy:
+            return (object, .userDefaults, inCopy)
+        case (let inDomain, let inCopy?) where inDomain ?? 0 < inCopy:
+            Log.notice(
+                "\(key): its UserDefaults domain holds an older set (\(Self.describe(inDomain))) than its recovery "
+                    + "copy \(copyPath) (\(Self.describe(inCopy))): another writer put it back; the copy's set is "
+                    + "used, and the next save writes it back")
+            return (.data(copy), .recoveryCopyOverOlder, inDomain)
+        default:
+            let reason =
+                "the set in its UserDefaults domain (\(Self.describe(domainGeneration))) differs from its recovery copy "
+                + "\(copyPath) (\(Self.describe(copyGeneration))), and which is newer cannot be told; the domain's "
+                + "set is used, and the next save writes over both"
+            return (object, .userDefaultsUndecided(reason: reason), copyGeneration)
+        }
+    }
+
+    private static func describe(_ generation: Int64?) -> String {
+        generation.map { "generation \($0)" } ?? "saved before generations"
+    }
+
+    /// The generation a write carries: one above the newest set the domain or its copy holds.
+    private static func generation(after found: Found?) -> Int64 {
+        var newest = max(found?.otherGeneration ?? 0, 0)
+        if case .data(let bytes)? = found?.object, let generation = try? SettingsCodec.generation(of: bytes) {
+            newest = max(newest, generation)
+        }
+        // A hostile archive's maximum is kept (then the two copies are equal, and undecided).
+        return newest == .max ? .max : newest + 1
     }
 
     /// The bytes the key holds right now, as this process last read the domain (no lock, no
@@ -164,8 +244,11 @@ struct SettingsStore: @unchecked Sendable {
     /// What a writer reads under the domain's exclusive lock, fresh from disk: the set, and other
     /// keys of the domain (a replica's).
     struct LockedRead {
-        /// What the key holds, or `nil`.
+        /// What the key holds, or `nil`: the newer set, as ``SettingsStore/read(refresh:)`` finds it.
         var stored: PreferencesValue?
+        /// The `$generation` the set written carries: one above the newest set the domain or its
+        /// recovery copy holds, so that a read tells it from an older set put back (``read(refresh:)``).
+        let generation: Int64
         fileprivate let store: SettingsStore
 
         /// What the domain stores under `keys` (registered defaults left out), under the same lock.
@@ -190,15 +273,19 @@ struct SettingsStore: @unchecked Sendable {
     }
 
     /// Under the domain's exclusive lock, so that no other process writes in between: re-reads
-    /// what is stored from disk, lets `decide` make the bytes to write from it, then writes them
-    /// and flushes. When a backup is asked for, it is first kept under ``SettingsKey/backupKey(at:)``;
-    /// that key is returned.
+    /// what is stored from disk (the newer set, as ``read(refresh:)`` finds it), lets `decide` make
+    /// the bytes to write from it (``LockedRead``, with the `generation` they carry), then writes
+    /// them and flushes. When a backup is asked for, it is first kept under
+    /// ``SettingsKey/backupKey(at:)``; that key is returned.
     func write<Decision>(
         _ decide: (LockedRead) throws -> Write<Decision>
     ) throws -> (backupKey: String?, decision: Decision) {
         try HeldLocks.holding {
             try domain.withLock(exclusive: true, key: key) {
-                let write = try decide(LockedRead(stored: try readHoldingLock(refresh: true)?.object, store: self))
+                let found = try readHoldingLock(refresh: true)
+                if case .userDefaultsUndecided(let reason)? = found?.source { Log.notice("\(key): \(reason)") }
+                let write = try decide(
+                    LockedRead(stored: found?.object, generation: Self.generation(after: found), store: self))
                 guard let data = write.data else {
                     for action in write.beforeWriting { action() }
                     return (nil, write.decision)

@@ -99,7 +99,8 @@ extension StoredSets {
                 if !shown.keys.isEmpty { records[ArchiveFormat.shownBaseField] = record }
                 let (data, writeID) = SettingsCodec.archive(
                     set, replacingValuesWith: entries, records: records,
-                    schema: schema?.text(forNames: entries.keys.sorted(), values: entries))
+                    schema: schema?.text(forNames: entries.keys.sorted(), values: entries),
+                    generation: domain.generation)
                 // The store checks the size of the domain it goes into.
                 var write = SettingsStore.Write(data: data, writeID: writeID, backup: nil, decision: data)
                 write.entries = shownValues

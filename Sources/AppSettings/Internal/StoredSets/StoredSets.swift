@@ -3,7 +3,7 @@ import Foundation
 /// What the inspector and the editor (the `AppSettingsStoredSets` module, which the `appsettings`
 /// tool uses) take from the library: `package` access, so an app that imports `AppSettings` sees
 /// none of it. They read and write sets through the codec (`SettingsCodec.readStoredSet`,
-/// `SettingsCodec.archive(_:replacingValuesWith:schema:)`), a file through
+/// `SettingsCodec.archive(_:replacingValuesWith:records:schema:generation:)`), a file through
 /// `StoredSets.FileContents`, and edit through `StoredSets.edit` (the store, under its lock).
 package enum StoredSets {
     /// What every settings key begins with.

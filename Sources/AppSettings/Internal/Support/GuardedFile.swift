@@ -77,14 +77,16 @@ enum GuardedFile {
     /// `limit` bytes: at most `limit + 1` bytes are read.
     static func read(_ descriptor: Int32, named name: String, limit: Int) throws(Problem) -> Data {
         var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        // Not zeroed: only what `read` filled is appended.
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+        defer { chunk.deallocate() }
         while data.count <= limit {
             let wanted = min(chunk.count, limit + 1 - data.count)
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, wanted) }
+            let count = systemRead(descriptor, chunk.baseAddress, wanted)
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw problem(name, errno: errno) }
             if count == 0 { return data }
-            data.append(contentsOf: chunk[0..<count])
+            data.append(chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
         }
         throw Problem(description: "\(name) holds more than \(limit) bytes, the limit; it was refused before parsing")
     }

@@ -72,6 +72,12 @@ package enum CloudSyncMutation: String, CaseIterable, Sendable {
     case noRechecks = "no-rechecks"
     /// A notice of the initial sync is answered at once, writes included.
     case writesInInitialSyncNotice = "writes-in-initial-sync-notice"
+    /// After `stopSyncing()`, a save ignores the account the store is signed into: what it saves
+    /// belongs to the set's account, and is dropped at the next `startSyncing` on the new one.
+    case stoppedSavesIgnoreAccount = "stopped-saves-ignore-account"
+    /// After `stopSyncing()`, a save on another account keeps the old account's versions: its
+    /// values are sent to the new account.
+    case oldVersionsKept = "old-versions-kept"
 
     /// Whether `mutation` is active in this process (always `false` without the build flag).
     @inline(__always)

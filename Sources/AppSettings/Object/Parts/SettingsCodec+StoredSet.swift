@@ -2,8 +2,8 @@ import Foundation
 
 // The codec's entry points that need no settings class: a stored set read by the kind of each
 // value (what a load reads before its class types the values, and all the inspector and the tool's
-// edits read), a set written back with its record of synced settings kept, and the write ID alone
-// (the store watcher). With `SettingsCodec.swift` these are the only callers of the archive reader
+// edits read), a set written back with its record of synced settings kept, and the write ID and
+// generation alone (the store watcher, the store). With `SettingsCodec.swift` these are the only callers of the archive reader
 // and writer (`Internal/Archive`).
 
 extension SettingsCodec {
@@ -42,17 +42,18 @@ extension SettingsCodec {
     }
 
     /// The archive of `set` with `values` in place of its own: its schema version kept, `records`
-    /// as its replicas' records (by default its own), `schema` as its `$schema`, and a new random
-    /// write ID, returned with it.
+    /// as its replicas' records (by default its own), `schema` as its `$schema`, `generation` (the
+    /// store's, see ``SettingsStore/LockedRead/generation``), and a new random write ID, returned with it.
     package static func archive(
         _ set: StoredSet,
         replacingValuesWith values: [String: StoredValue],
         records: ReplicaRecords? = nil,
-        schema: String?
+        schema: String?,
+        generation: Int64
     ) -> (data: Data, writeID: Int64) {
         let writeID = Int64.random(in: 1...Int64.max)
         let data = KeyedArchiveWriter.archive(
-            schemaVersion: set.schemaVersion ?? 0, writeID: writeID, settings: values,
+            schemaVersion: set.schemaVersion ?? 0, writeID: writeID, generation: generation, settings: values,
             records: records ?? set.records, schema: schema)
         return (data, writeID)
     }
@@ -60,11 +61,18 @@ extension SettingsCodec {
     /// The `$writeID` of stored bytes, read without their settings; `nil` when they are not an
     /// archive of this library or carry none (format 1).
     static func writeID(of data: Data) -> Int64? {
-        do {
-            var reader = try KeyedArchiveReader(data)
-            return try reader.root().writeID
-        } catch {
-            return nil
-        }
+        try? root(of: data).writeID
+    }
+
+    /// The `$generation` of stored bytes, read without their settings; `nil` when they carry none
+    /// (saved before generations, or not by a save).
+    /// - Throws: When they are not an archive of this library.
+    static func generation(of data: Data) throws(ArchiveFormatError) -> Int64? {
+        try root(of: data).generation
+    }
+
+    private static func root(of data: Data) throws(ArchiveFormatError) -> KeyedArchiveReader.ArchiveRoot {
+        var reader = try KeyedArchiveReader(data)
+        return try reader.root()
     }
 }

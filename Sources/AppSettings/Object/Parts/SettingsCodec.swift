@@ -41,16 +41,19 @@ package struct SettingsCodec {
     }
 
     /// The archive of settings encoded by ``encodedSettings(_:)``, with a new random `writeID`
-    /// unless one is given; without `includingSchema`, no `$schema` (as versions before it wrote).
+    /// unless one is given, and the `generation` of a save (the store's, see
+    /// ``SettingsStore/LockedRead/generation``; none for an archive that is not saved); without
+    /// `includingSchema`, no `$schema` (as versions before it wrote).
     func archive(
         _ settings: [String: StoredValue],
         schemaVersion: Int,
         writeID: Int64 = .random(in: 1...Int64.max),
+        generation: Int64? = nil,
         records: ReplicaRecords = [:],
         includingSchema: Bool = true
     ) -> Data {
         KeyedArchiveWriter.archive(
-            schemaVersion: Int64(schemaVersion), writeID: writeID, settings: settings,
+            schemaVersion: Int64(schemaVersion), writeID: writeID, generation: generation, settings: settings,
             records: records,
             schema: includingSchema
                 ? StoredSchema.text(of: object, settings: settings, schemaVersion: schemaVersion) : nil)

@@ -95,6 +95,19 @@ enum StoreRegistry {
         return others.filter { $0.settingsStore == writer.settingsStore || $0.binding.store.holds(stored) }
     }
 
+    /// The stored base of another live object of `object`'s class and key that loaded or saved
+    /// exactly `data`, whole (nothing in it unreadable), for a load of the same bytes.
+    static func storedBase(for object: AppSettingsObject, holding data: Data) -> StoredBase? {
+        let others = objects.withLock { objects in
+            (objects[object.userDefaultsKey] ?? []).compactMap(\.object)
+        }
+        for other in others where other !== object && type(of: other) == type(of: object) {
+            let base = other.ledger.storedBase
+            if base.unreadable == nil, base.data == data { return base }
+        }
+        return nil
+    }
+
     /// Tells the other live objects of `writer`'s store (but `excluded`) that it wrote `stored`.
     static func storeDidChange(_ writer: AppSettingsObject, stored: Data, except excluded: AppSettingsObject? = nil) {
         for other in objects(sharingStoreWith: writer, holding: stored) where other !== excluded {

@@ -46,9 +46,10 @@ let usage = """
                unreadable set's: under <key>.unreadable-<ms> (printed); the app then loads its
                developer defaults. KEY is the full key or the postfix, as stored
       settings-bundle
-               writes DIR/Settings.bundle/Root.plist: the page of the settings the set shows in the
-               system Settings app (@Setting(inSettingsApp: true)), from the schema stored with
-               it, as the app's settingsBundlePage() makes it (with --app-group, naming the group)
+               writes DIR/Settings.bundle/Root.plist and en.lproj/Root.strings: the page of the
+               settings the set shows in the system Settings app (@Setting(inSettingsApp: true))
+               and its titles, from the schema stored with it, as the app's settingsBundlePage()
+               and settingsBundleStrings() make them (with --app-group, naming the group)
       diff     which settings differ between two exports, or between a suite's set and an export:
                "- name: value" only in the first, "+ name: value" only in the second,
                "~ name: first -> second" changed (nested objects by dotted path)

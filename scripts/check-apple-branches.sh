@@ -18,7 +18,7 @@
 #    on the writing thread, protected data, Darwin's numbers, containerURL per platform, expiring
 #    activities), and the Apple store's own (the store's locks, the App Group's lock file and
 #    background-task assertion, notify(3) notices, the secure-coding method, the findings of
-#    issue 26), each in a process of its own (the latter change the model's process-wide state).
+#    issues 26 and 47), each in a process of its own (the latter change the model's process-wide state).
 #    The step prints how many tests ran.
 # 3. Unless --no-self-test: the library's stand-in build in a scratch copy with an error put into
 #    an Apple-only block must fail, and step 1 must refuse a made-up #if chain that names both the

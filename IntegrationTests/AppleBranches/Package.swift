@@ -76,7 +76,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleBranchTests",
-            dependencies: ["AppSettings", "AppSettingsStoredSets", "AppleStandIns"],
+            dependencies: ["AppSettings", "AppSettingsStoredSets", "AppSettingsTesting", "AppleStandIns"],
             swiftSettings: [.define("APPLE_STAND_INS")]
         ),
     ],

@@ -36,15 +36,16 @@
 
         /// The account, from `FileManager.ubiquityIdentityToken` (Apple: "You can use the token in
         /// this property [...] to detect when the user logs in or out of iCloud and to detect
-        /// changes to the active iCloud account"): its archive, hashed. Without a token,
-        /// ``CloudKeyValueStoreAccount/unknown``: the token is the "iCloud Drive Documents
-        /// identity", `nil` too when documents do not sync while the key-value store may, so `nil`
-        /// is not taken for signed out; account changes are then known from notices.
+        /// changes to the active iCloud account"), told apart by the token's `isEqual(_:)`
+        /// (``UbiquityIdentities``). Without a token, ``CloudKeyValueStoreAccount/unknown``: the
+        /// token is the "iCloud Drive Documents identity", `nil` too when documents do not sync while
+        /// the key-value store may, so `nil` is not taken for signed out; account changes are then
+        /// known from notices.
         public var account: CloudKeyValueStoreAccount {
             guard let token = FileManager.default.ubiquityIdentityToken,
-                let archive = try? NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: false)
+                let identifier = UbiquityIdentities.identifier(of: token)
             else { return .unknown }
-            return .signedIn(String(UInt64(bitPattern: Optional(StoredValue.data(archive)).tag), radix: 16))
+            return .signedIn(identifier)
         }
     }
 

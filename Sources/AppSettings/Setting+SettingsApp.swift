@@ -39,7 +39,7 @@ extension Setting {
     /// @Setting(description: "Your name", inSettingsApp: true) var name = "guest"
     /// ```
     ///
-    /// The setting is on the page ``AppSettingsObject/settingsBundlePage()`` makes, titled by
+    /// The setting is on the page ``AppSettingsObject/settingsBundlePage(appGroup:)`` makes, titled by
     /// `description` (else its name in words), under the key `"<userDefaultsKeyPostfix>.<stored name>"`;
     /// each save writes its value there too, and what the Settings app writes there comes back
     /// through `validate:` like an assignment. See <doc:SettingsAppPage>.
@@ -116,8 +116,8 @@ extension Setting {
     ///
     /// What the slider writes (a real number) is rounded for an integer setting; a value outside
     /// `range` (or NaN), which no slider writes, is not taken but listed in
-    /// ``AppSettingsObject/ignoredSettingsAppValues``. The Settings app shows no title beside a slider (Apple's
-    /// schema gives the slider element none); the description is the page's `Title` all the same.
+    /// ``AppSettingsObject/ignoredSettingsAppValues``. Apple's slider element has no title: the page
+    /// puts the slider under a group titled by the description.
     ///
     /// - Parameters:
     ///   - wrappedValue: The developer default, clamped into `range`: the page's `DefaultValue`.

@@ -5,10 +5,11 @@ import Foundation
 
 @_spi(AppSettingsTool)
 extension StoredSettingsInspector {
-    /// The `Settings.bundle/Root.plist` page of the settings a stored set shows in the system
-    /// Settings app (`@Setting(inSettingsApp: true)`), made from the schema the set carries: the
-    /// page `AppSettingsObject.settingsBundlePage()` makes in the app, byte for byte; `nil` for a
-    /// set stored by a version that carries no schema.
+    /// The `Settings.bundle` files of the settings a stored set shows in the system Settings app
+    /// (`@Setting(inSettingsApp: true)`), made from the schema the set carries: the page
+    /// (`Root.plist`) and its titles (`en.lproj/Root.strings`) that
+    /// `AppSettingsObject.settingsBundlePage()` and `settingsBundleStrings()` make in the app, byte
+    /// for byte; `nil` for a set stored by a version that carries no schema.
     ///
     /// - Parameters:
     ///   - data: The stored archive.
@@ -16,12 +17,12 @@ extension StoredSettingsInspector {
     ///   - appGroup: The App Group the page names in `ApplicationGroupContainerIdentifier`, if any.
     /// - Throws: ``AppSettingsError/unreadableArchive(key:settings:reason:)`` when the bytes are
     ///   not a settings set this version reads.
-    public static func settingsBundlePage(
+    public static func settingsBundle(
         ofArchive data: Data,
         key: String,
         appGroup: String? = nil
-    ) throws(AppSettingsError) -> Data? {
-        StoredSets.settingsBundlePage(of: try storedSetWithSchema(data, key: key), key: key, appGroup: appGroup)
+    ) throws(AppSettingsError) -> (page: Data, strings: Data)? {
+        StoredSets.settingsBundle(of: try storedSetWithSchema(data, key: key), key: key, appGroup: appGroup)
     }
 }
 

@@ -20,7 +20,7 @@ extension CloudKeyValueStoreSimulator {
     }
 
     /// Tells the library that the app of `device` returned to the foreground (UIKit's
-    /// `willEnterForegroundNotification`, AppKit's `didBecomeActiveNotification`).
+    /// `willEnterForegroundNotification`; a Mac app has no foreground, and is told nothing).
     public func enterForeground(_ device: any CloudKeyValueStore) {
         guard let device = ownDevice(device) else { return }
         tell(.enteredForeground, to: device)

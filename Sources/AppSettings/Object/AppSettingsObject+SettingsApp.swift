@@ -1,39 +1,49 @@
 import Foundation
 
 // The settings shown in the system Settings app (`@Setting(inSettingsApp: true)`): the page
-// (`settingsBundlePage()`, made in `Internal/SettingsApp`). See <doc:SettingsAppPage>.
+// (`settingsBundlePage(appGroup:)`, made in `Internal/SettingsApp`). See <doc:SettingsAppPage>.
 
 extension AppSettingsObject {
     /// The `Settings.bundle/Root.plist` page of this class's settings declared with
-    /// `inSettingsApp: true`, for the system Settings app.
+    /// `inSettingsApp: true`, for the system Settings app: for the App Group `appGroup`, else the
+    /// App Group of the class's ``sharedStore`` when it is one, else for the app's own defaults.
+    /// A page for an App Group names it in `ApplicationGroupContainerIdentifier`, so that the
+    /// Settings app reads and writes the group's preferences.
     ///
     /// One element per shown setting, in declaration order (Apple's Settings Application Schema:
     /// `PreferenceSpecifiers`), keyed `"<userDefaultsKeyPostfix>.<stored name>"`, titled by its
     /// description (else its name in words), with its developer default as `DefaultValue`: a
     /// `Bool` is a `PSToggleSwitchSpecifier`, a number with `in:` a `PSSliderSpecifier` over the
-    /// range, a `CaseIterable` choice a `PSMultiValueSpecifier`, a `String` or a number without a
-    /// range a `PSTextFieldSpecifier` (a numeric keyboard for numbers). Settings of nested settings
-    /// objects are not shown.
+    /// range under a group titled as it, a `CaseIterable` choice a `PSMultiValueSpecifier`, a
+    /// `String` or a number without a range a `PSTextFieldSpecifier` (a numeric keyboard for
+    /// numbers). Settings of nested settings objects are not shown. The titles are localized by
+    /// `Root.strings` (``settingsBundleStrings()``), which the page names as its `StringsTable`.
     ///
     /// ```swift
     /// try MySettings.settingsBundlePage()
     ///     .write(to: URL(fileURLWithPath: "Settings.bundle/Root.plist"))
+    /// try MySettings.settingsBundleStrings()
+    ///     .write(to: URL(fileURLWithPath: "Settings.bundle/en.lproj/Root.strings"))
     /// ```
     ///
+    /// - Parameter appGroup: The App Group's identifier (`group.com.example.app`) for settings kept
+    ///   in its suite (``AppSettingsStore/appGroup(_:)``).
     /// - Returns: The page as an XML property list.
-    public static func settingsBundlePage() -> Data {
-        SettingsBundlePage.document(of: self, appGroup: nil)
+    /// - Throws: ``AppSettingsError/invalidSuiteName(name:reason:)`` when the Settings app's values
+    ///   could never reach the class's set: its ``sharedStore`` is a suite that is no App Group's or
+    ///   another group (the Settings app writes the app's own defaults or the group the page
+    ///   names), or `appGroup` is no App Group's identifier (`group.<name>`).
+    public static func settingsBundlePage(appGroup: String? = nil) throws(AppSettingsError) -> Data {
+        try SettingsBundlePage.document(of: self, appGroup: appGroup)
     }
 
-    /// The `Settings.bundle/Root.plist` page for settings kept in an App Group's suite
-    /// (``AppSettingsObject/init(userDefaults:)`` with `UserDefaults(appGroup:)`): as
-    /// ``settingsBundlePage()``, naming the group in `ApplicationGroupContainerIdentifier`, so
-    /// that the Settings app reads and writes the group's preferences.
+    /// The page's `Root.strings`: every title it shows, in the development language, each its own
+    /// key, as `Settings.bundle/en.lproj/Root.strings` (UTF-16). Copy it into another language's
+    /// folder (`de.lproj`) and translate the values there.
     ///
-    /// - Parameter appGroup: The App Group's identifier (`group.com.example.app`).
-    /// - Returns: The page as an XML property list.
-    public static func settingsBundlePage(appGroup: String) -> Data {
-        SettingsBundlePage.document(of: self, appGroup: appGroup)
+    /// - Returns: The strings file.
+    public static func settingsBundleStrings() -> Data {
+        SettingsBundlePage.strings(items: SettingsBundlePage.items(of: self))
     }
 
     /// This object's side of the Settings app (``SettingsAppBridge``).
@@ -73,29 +83,58 @@ extension AppSettingsObject {
     }
 }
 
-/// Takes what the Settings app wrote when the app returns to the foreground: on iOS the user
-/// changes the Settings app's values while the app is in the background, and Apple's
-/// `UserDefaults.didChangeNotification` is "Posted when the current process changes the value of
-/// a setting ... If a different process changes your app's settings, the system doesn't generate
-/// this notification". UIKit's `UIApplication.willEnterForegroundNotification` ("Posted shortly
-/// before an app leaves the background state on its way to becoming the active app") is observed
-/// by name, Foundation only, as `StoreAvailabilityWatcher` observes protected data. Started by
-/// the first live object that shows settings; elsewhere nothing posts it.
+/// Takes what the Settings app wrote, on two notices, observed by name (Foundation only, as
+/// `StoreAvailabilityWatcher` observes protected data), by the first live object that shows settings:
+/// - UIKit's `UIApplication.willEnterForegroundNotification` ("Posted shortly before an app leaves
+///   the background state on its way to becoming the active app"): on iOS the user changes the
+///   Settings app's values while the app is in the background, and Apple's
+///   `UserDefaults.didChangeNotification` is "Posted when the current process changes the value of
+///   a setting ... If a different process changes your app's settings, the system doesn't generate
+///   this notification";
+/// - `UserDefaults.didChangeNotification` itself: "If your iOS app supports Mac Catalyst, the
+///   system uses your app's Settings bundle" for a settings window of the app ("Building a
+///   Settings bundle for your app"), whose edits are this process's own changes, as are the app's
+///   own writes of a shown key; no foreground notice follows them, and their keys hold a `.`, which
+///   key-value observation reads as a path.
+///
+/// Neither notice is acted on where it is posted (a change is posted on the writing thread, a save's
+/// under the store's lock): the look is queued on a queue of its own, once for every notice that
+/// comes before it begins.
 enum SettingsAppForegroundWatcher {
     private static let queue = DispatchQueue(label: "AppSettings.settingsAppForeground")
-    static let notificationName = Notification.Name("UIApplicationWillEnterForegroundNotification")
+    /// Whether a look is queued and not begun, and whether it re-reads the domains from disk.
+    private static let queued = Protected<Bool?>(nil)
 
     static func start() { _ = started }
 
     private static let started: Bool = {
-        // Posted on the main thread: the objects look at their keys on a queue of their own.
-        _ = NotificationCenter.default.addObserver(forName: notificationName, object: nil, queue: nil) { _ in
-            queue.async {
-                for object in StoreRegistry.liveObjects(where: \.settingsApp.showsAny) {
-                    object.settingsApp.takeWrittenValues(refresh: true)
-                }
-            }
+        let center = NotificationCenter.default
+        _ = center.addObserver(forName: SystemCloudEnvironment.willEnterForeground, object: nil, queue: nil) { _ in
+            look(refresh: true)
+        }
+        _ = center.addObserver(forName: UserDefaults.didChangeNotification, object: nil, queue: nil) { _ in
+            // This process's own change: nothing to re-read from disk. The library's own write posts
+            // it with the keys written and the set not yet: no edit, and no look half-way.
+            guard !HeldLocks.isHeld else { return }
+            look(refresh: false)
         }
         return true
     }()
+
+    private static func look(refresh: Bool) {
+        let isQueued = queued.withLock { queued in
+            defer { queued = (queued ?? false) || refresh }
+            return queued != nil
+        }
+        guard !isQueued else { return }
+        queue.async {
+            let refresh = queued.withLock { queued in
+                defer { queued = nil }
+                return queued ?? true
+            }
+            for object in StoreRegistry.liveObjects(where: \.settingsApp.showsAny) {
+                object.settingsApp.takeWrittenValues(refresh: refresh)
+            }
+        }
+    }
 }

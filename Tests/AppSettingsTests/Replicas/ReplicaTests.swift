@@ -77,7 +77,7 @@ final class UnshownReplicaSettings: AppSettingsObject, @unchecked Sendable {
         settingsApp.synchronize()
         // Back in the foreground: the pull stores the cloud's theme, with the name as edited.
         cloud.enterForeground(phoneStore)
-        NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+        NotificationCenter.default.post(name: SystemCloudEnvironment.willEnterForeground, object: nil)
         #expect(waitUntil { phone.name == "Edited" && phone.theme == "dark" })
         #expect(phoneSuite.storedObject(forKey: "ShownSynced.name") as? String == "Edited")
         let relaunched = ShownSyncedSettings(userDefaults: phoneSuite.another())

@@ -116,6 +116,33 @@ import Testing
         #expect(Set(settings.ignoredSettingsAppValues.map(\.setting)) == ["unsignedLimit", "level"])
     }
 
+    /// A number typed as the user's locale writes it: `0,5` where the decimal separator is a comma.
+    /// What a save writes reads back the same there.
+    @Test func aNumberTypedAsTheUsersLocaleWritesItIsTaken() throws {
+        let first = SettingsAppNumberSettings(userDefaults: suite.userDefaults)
+        first.retryCount = 5
+        try first.synchronizeToUserDefaults()
+        try SettingsAppControl.$userLocale.withValue(Locale(identifier: "de_DE")) {
+            settingsAppWrites(["SettingsAppNumbers.ratio": "0,5", "SettingsAppNumbers.retryCount": "1.000"])
+            let settings = SettingsAppNumberSettings(userDefaults: suite.another())
+            #expect(settings.scaleRatio == 0.5)
+            #expect(settings.retryCount == 1000)
+            #expect(settings.ignoredSettingsAppValues.isEmpty)
+            settings.scaleRatio = 12.345
+            try settings.synchronizeToUserDefaults()
+            #expect(suite.storedObject(forKey: "SettingsAppNumbers.ratio") as? String == "12.345")
+            let reloaded = SettingsAppNumberSettings(userDefaults: suite.another())
+            #expect(reloaded.scaleRatio == 12.345 && !reloaded.hasUnsavedChanges)
+        }
+        // Text no locale of the user reads is still refused.
+        SettingsAppControl.$userLocale.withValue(Locale(identifier: "en_US")) {
+            settingsAppWrites(["SettingsAppNumbers.ratio": "0,5"])
+            let settings = SettingsAppNumberSettings(userDefaults: suite.another())
+            #expect(settings.scaleRatio == 12.345)
+            #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["ratio"])
+        }
+    }
+
     @Test func resetToUserDefaultsTakesWhatTheSettingsAppWrote() throws {
         let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
         settings.name = "Ann"
@@ -131,7 +158,7 @@ import Testing
         settings.name = "Ann"
         try settings.synchronizeToUserDefaults()
         settingsAppWrites(["SettingsAppPage.name": "Di", "SettingsAppPage.dontDimScreen": true])
-        NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+        NotificationCenter.default.post(name: SystemCloudEnvironment.willEnterForeground, object: nil)
         #expect(waitUntil { settings.name == "Di" && settings.dontDimScreen })
     }
 
@@ -156,7 +183,8 @@ import Testing
         #expect(waitUntil { reloading.name == "Ed" })
         try reloading.synchronizeToUserDefaults()
         #expect(reloading.name == "Ed" && reloading.notShown == 8)
-        // Likewise `keeping` may have seen the key before that save, as its own edit.
+        // Likewise `keeping` may have seen the key before that save (on Apple's model, the change
+        // notice of the Settings app's write starts a look), as its own edit.
         keeping.dontDimScreen = true
         try keeping.synchronizeToUserDefaults()
         #expect(keeping.name == "Ed" && keeping.notShown == 8 && keeping.dontDimScreen)
@@ -178,7 +206,7 @@ import Testing
         try settings.resetToUserDefaults()
         #expect(settings.name == "Settings")
         settings.name = "app"
-        NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+        NotificationCenter.default.post(name: SystemCloudEnvironment.willEnterForeground, object: nil)
         try settings.synchronizeToUserDefaults()
         #expect(settings.name == "app")
         #expect(suite.storedObject(forKey: "SettingsAppPage.name") as? String == "app")
@@ -217,62 +245,78 @@ import Testing
         suite.another().set(name, forKey: "SettingsAppPage.name")
     }
 
-    /// A saved object whose name the Settings app then set to "Settings", and a look that found it.
-    private func lookAtWhatTheSettingsAppWrote() throws -> (SettingsAppPageSettings, SettingsAppBridge.Look) {
+    /// Runs `body` with an object of the suite that no notice looks at: a return to the foreground or
+    /// a change of the process's defaults, which other tests post, starts a look at every live
+    /// object, and would come between the looks these tests order. (It is out of the registry.)
+    private func withObjectNoNoticeLooksAt(_ body: (SettingsAppPageSettings) throws -> Void) rethrows {
         let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+        StoreRegistry.unregister(settings)
+        defer { StoreRegistry.publish(settings) }
+        try body(settings)
+    }
+
+    /// `settings` saved, its name then set to "Settings" by the Settings app, and a look that found it.
+    private func lookAtWhatTheSettingsAppWrote(_ settings: SettingsAppPageSettings) throws -> SettingsAppBridge.Look {
         settings.name = "Ann"
         try settings.synchronizeToUserDefaults()
         settingsAppWrites("Settings")
-        return (settings, try #require(settings.settingsApp.look(refresh: false)))
+        return try #require(settings.settingsApp.look(refresh: false))
     }
 
     /// A reset, or a save (made: a change), takes the Settings app's value; then the app assigns.
     @Test(arguments: ["reset", "save"])
     func aLookMadeBeforeAResetOrASaveDoesNotLandAfterTheNextAssignment(_ between: String) throws {
-        let (settings, look) = try lookAtWhatTheSettingsAppWrote()
-        if between == "reset" {
-            try settings.resetToUserDefaults()
-        } else {
-            settings.soundLevel = 0.1
-            try settings.synchronizeToUserDefaults()
+        try withObjectNoNoticeLooksAt { settings in
+            let look = try lookAtWhatTheSettingsAppWrote(settings)
+            if between == "reset" {
+                try settings.resetToUserDefaults()
+            } else {
+                settings.soundLevel = 0.1
+                try settings.synchronizeToUserDefaults()
+            }
+            #expect(settings.name == "Settings")
+            settings.name = "app"
+            #expect(!settings.settingsApp.apply(look))
+            #expect(settings.name == "app")
         }
-        #expect(settings.name == "Settings")
-        settings.name = "app"
-        #expect(!settings.settingsApp.apply(look))
-        #expect(settings.name == "app")
     }
 
     @Test func aLookDoesNotLandOverAnAssignmentMadeWhileItRead() throws {
-        let (settings, look) = try lookAtWhatTheSettingsAppWrote()
-        settings.name = "app"
-        #expect(!settings.settingsApp.apply(look))
-        #expect(settings.name == "app")
-        // The next look reads after the assignment: the Settings app's value, seen later, wins.
-        settings.settingsApp.takeWrittenValues(refresh: false)
-        #expect(settings.name == "Settings")
+        try withObjectNoNoticeLooksAt { settings in
+            let look = try lookAtWhatTheSettingsAppWrote(settings)
+            settings.name = "app"
+            #expect(!settings.settingsApp.apply(look))
+            #expect(settings.name == "app")
+            // The next look reads after the assignment: the Settings app's value, seen later, wins.
+            settings.settingsApp.takeWrittenValues(refresh: false)
+            #expect(settings.name == "Settings")
+        }
     }
 
     @Test func twoLooksThatFoundTheSameRefusedValueListItOnce() throws {
-        let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
-        try settings.synchronizeToUserDefaults()
-        suite.another().set("sepia", forKey: "SettingsAppPage.theme")
-        let first = try #require(settings.settingsApp.look(refresh: false))
-        let second = try #require(settings.settingsApp.look(refresh: false))
-        #expect(settings.settingsApp.apply(second))
-        #expect(!settings.settingsApp.apply(first))
-        #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["theme"])
+        try withObjectNoNoticeLooksAt { settings in
+            try settings.synchronizeToUserDefaults()
+            suite.another().set("sepia", forKey: "SettingsAppPage.theme")
+            let first = try #require(settings.settingsApp.look(refresh: false))
+            let second = try #require(settings.settingsApp.look(refresh: false))
+            #expect(settings.settingsApp.apply(second))
+            #expect(!settings.settingsApp.apply(first))
+            #expect(settings.ignoredSettingsAppValues.map(\.setting) == ["theme"])
+        }
     }
 
     @Test func aLookNobodyCameBetweenLands() throws {
-        let (settings, look) = try lookAtWhatTheSettingsAppWrote()
-        #expect(settings.settingsApp.apply(look))
-        #expect(settings.name == "Settings")
-        #expect(settings.hasUnsavedChanges)
-        // Seen: the next look finds nothing new, and an assignment stays.
-        #expect(settings.settingsApp.look(refresh: false) == nil)
-        settings.name = "app"
-        settings.settingsApp.takeWrittenValues(refresh: false)
-        #expect(settings.name == "app")
+        try withObjectNoNoticeLooksAt { settings in
+            let look = try lookAtWhatTheSettingsAppWrote(settings)
+            #expect(settings.settingsApp.apply(look))
+            #expect(settings.name == "Settings")
+            #expect(settings.hasUnsavedChanges)
+            // Seen: the next look finds nothing new, and an assignment stays.
+            #expect(settings.settingsApp.look(refresh: false) == nil)
+            settings.name = "app"
+            settings.settingsApp.takeWrittenValues(refresh: false)
+            #expect(settings.name == "app")
+        }
     }
 
     @Test func looksOnAnotherThreadNeverPutAnOlderValueOverAnAssignment() throws {
@@ -333,7 +377,7 @@ import Testing
                     suite.another().set("settings \(round)", forKey: "SettingsAppPage.name")
                     settingsApp.set(Double(round) / Double(rounds), forKey: "SettingsAppPage.soundLevel")
                 default:
-                    NotificationCenter.default.post(name: SettingsAppForegroundWatcher.notificationName, object: nil)
+                    NotificationCenter.default.post(name: SystemCloudEnvironment.willEnterForeground, object: nil)
                 }
             }
         }

@@ -34,6 +34,18 @@ final class SettingsAppNumberSettings: AppSettingsObject, @unchecked Sendable {
     override var userDefaultsKeyPostfix: String { "SettingsAppNumbers" }
 }
 
+/// Shown settings kept where the Settings app never writes: a suite of their own.
+final class SettingsAppSuiteSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting(inSettingsApp: true) var shown = true
+    override class var sharedStore: AppSettingsStore { .suite("com.example.elsewhere") }
+}
+
+/// Shown settings kept in an App Group's suite.
+final class SettingsAppGroupSettings: AppSettingsObject, @unchecked Sendable {
+    @Setting(inSettingsApp: true) var shown = true
+    override class var sharedStore: AppSettingsStore { .appGroup("group.com.example.shown") }
+}
+
 /// The page read back as a property list.
 func settingsAppPage(_ data: Data) throws -> [String: Any] {
     try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
@@ -46,17 +58,21 @@ func settingsAppSpecifiers(_ data: Data) throws -> [NSDictionary] {
 }
 
 @Suite struct SettingsAppPageTests {
-    @Test func theIssuesClassHasExactlyItsFourSpecifiers() throws {
+    /// Its four elements, the slider under a group titled as it, the element after it in a group
+    /// of its own.
+    @Test func theIssuesClassHasExactlyItsFourElementsAndTheSlidersGroups() throws {
         let specifiers = try settingsAppSpecifiers(SettingsAppPageSettings.settingsBundlePage())
         let expected: [NSDictionary] = [
             [
                 "Type": "PSToggleSwitchSpecifier", "Key": "SettingsAppPage.dontDimScreen",
                 "Title": "Don't dim the screen", "DefaultValue": false,
             ],
+            ["Type": "PSGroupSpecifier", "Title": "Sound level"],
             [
                 "Type": "PSSliderSpecifier", "Key": "SettingsAppPage.soundLevel", "Title": "Sound level",
                 "DefaultValue": 0.7, "MinimumValue": 0.0, "MaximumValue": 1.0,
             ],
+            ["Type": "PSGroupSpecifier"],
             [
                 "Type": "PSMultiValueSpecifier", "Key": "SettingsAppPage.theme", "Title": "Theme",
                 "DefaultValue": "light", "Values": ["light", "dark", "darkBlue"],
@@ -92,10 +108,12 @@ func settingsAppSpecifiers(_ data: Data) throws -> [NSDictionary] {
                 "DefaultValue": "0.25", "KeyboardType": "NumbersAndPunctuation", "AutocapitalizationType": "None",
                 "AutocorrectionType": "No",
             ],
+            ["Type": "PSGroupSpecifier", "Title": "Page count"],
             [
                 "Type": "PSSliderSpecifier", "Key": "SettingsAppNumbers.pageCount", "Title": "Page count",
                 "DefaultValue": 4.0, "MinimumValue": 1.0, "MaximumValue": 10.0,
             ],
+            ["Type": "PSGroupSpecifier"],
             [
                 "Type": "PSMultiValueSpecifier", "Key": "SettingsAppNumbers.level", "Title": "Level",
                 "DefaultValue": 2, "Values": [1, 2], "Titles": ["Low", "High"],
@@ -112,8 +130,68 @@ func settingsAppSpecifiers(_ data: Data) throws -> [NSDictionary] {
                 == settingsAppSpecifiers(SettingsAppPageSettings.settingsBundlePage()))
     }
 
-    @Test func thePageIsTheSameBytesEveryTime() {
-        #expect(SettingsAppPageSettings.settingsBundlePage() == SettingsAppPageSettings.settingsBundlePage())
+    @Test func thePageIsTheSameBytesEveryTime() throws {
+        #expect(try SettingsAppPageSettings.settingsBundlePage() == SettingsAppPageSettings.settingsBundlePage())
+    }
+
+    @Test func thePageNamesItsStringsAndTheStringsHoldEveryTitleOnce() throws {
+        #expect(try settingsAppPage(SettingsAppPageSettings.settingsBundlePage())["StringsTable"] as? String == "Root")
+        let data = SettingsAppPageSettings.settingsBundleStrings()
+        #expect(data.prefix(2) == Data([0xFF, 0xFE]), "UTF-16 with its byte-order mark")
+        let text = try #require(String(data: data, encoding: .utf16))
+        let entries = text.split(separator: "\n").filter { !$0.hasPrefix("/*") }
+        #expect(
+            entries == [
+                #""Don't dim the screen" = "Don't dim the screen";"#, #""Sound level" = "Sound level";"#,
+                #""Theme" = "Theme";"#, #""Light" = "Light";"#, #""Dark" = "Dark";"#,
+                #""Dark blue" = "Dark blue";"#, #""Your name" = "Your name";"#,
+            ])
+        // As Foundation reads a strings file: a dictionary of each title to itself.
+        let table = try #require(
+            try PropertyListSerialization.propertyList(from: Data(text.utf8), format: nil) as? [String: String])
+        #expect(table.count == 7 && table.allSatisfy { $0.key == $0.value })
+    }
+
+    @Test func anAppGroupPageChecksTheGroup() throws {
+        #expect {
+            try SettingsAppPageSettings.settingsBundlePage(appGroup: "com.example.app")
+        } throws: { error in
+            guard case .invalidSuiteName(let name, let reason)? = error as? AppSettingsError else { return false }
+            return name == "com.example.app" && reason.contains("group.<name>")
+        }
+        #expect(throws: AppSettingsError.self) { try SettingsAppPageSettings.settingsBundlePage(appGroup: "group.") }
+    }
+
+    @Test func aClassKeptInASuiteTheSettingsAppNeverWritesHasNoPage() throws {
+        #expect {
+            try SettingsAppSuiteSettings.settingsBundlePage()
+        } throws: { error in
+            guard case .invalidSuiteName(let name, let reason)? = error as? AppSettingsError else { return false }
+            return name == "com.example.elsewhere" && reason.contains("the Settings app never writes")
+        }
+        #expect(throws: AppSettingsError.self) {
+            try SettingsAppSuiteSettings.settingsBundlePage(appGroup: "group.com.example.app")
+        }
+    }
+
+    @Test func aClassKeptInAnAppGroupHasThePageOfItsGroup() throws {
+        let page = try settingsAppPage(SettingsAppGroupSettings.settingsBundlePage())
+        #expect(page["ApplicationGroupContainerIdentifier"] as? String == "group.com.example.shown")
+        #expect(throws: AppSettingsError.self) {
+            try SettingsAppGroupSettings.settingsBundlePage(appGroup: "group.com.example.other")
+        }
+    }
+
+    @Test func anObjectShowingSettingsInASuiteTheSettingsAppNeverWritesIsReported() throws {
+        let name = "AppSettingsTests-" + UUID().uuidString
+        defer { TemporarySuite.remove(suiteNamed: name) }
+        let (_, lines) = AppSettingsLog.capture { SettingsAppPageSettings(store: .suite(name)) }
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("keeps them in .suite(\"\(name)\"): the Settings app writes") == true)
+        let (_, again) = AppSettingsLog.capture { SettingsAppPageSettings(store: .suite(name)) }
+        #expect(again.isEmpty, "once per class and store")
+        let (_, inMemory) = AppSettingsLog.capture { SettingsAppPageSettings(store: .inMemory(name)) }
+        #expect(inMemory.isEmpty)
     }
 }
 
@@ -130,7 +208,7 @@ final class SettingsAppOwnTypeSettings: AppSettingsObject, @unchecked Sendable {
 
 @Suite struct SettingsAppOwnTypeTests {
     @Test func aTypeTheSettingsAppCannotShowIsLeftOffThePageAndLogged() throws {
-        let (page, lines) = AppSettingsLog.capture { SettingsAppOwnTypeSettings.settingsBundlePage() }
+        let (page, lines) = try AppSettingsLog.capture { try SettingsAppOwnTypeSettings.settingsBundlePage() }
         #expect(try settingsAppSpecifiers(page).map { $0["Key"] as? String } == ["SettingsAppOwnType.shown"])
         #expect(lines.count == 1)
         #expect(lines.first?.contains("SettingsAppOwnType.homepage: the Settings app cannot show its type") == true)

@@ -9,12 +9,16 @@ import Testing
     @Suite struct SettingsAppToolTests {
         let suite = TemporarySuite()
 
-        private func pageWritten(by arguments: [String]) throws -> Data {
+        /// The page the tool writes; its strings must be those `settingsClass` makes.
+        private func pageWritten(by arguments: [String], of settingsClass: AppSettingsObject.Type) throws -> Data {
             let directory = try ScratchDirectory("AppSettingsSettingsBundle")
             let result = try Inspector.runSucceeding(arguments + ["--output", directory.url.path])
-            let file = directory.url.appendingPathComponent("Settings.bundle/Root.plist")
-            #expect(result.output == file.path + "\n")
-            return try Data(contentsOf: file)
+            let bundle = directory.url.appendingPathComponent("Settings.bundle")
+            let page = bundle.appendingPathComponent("Root.plist")
+            let strings = bundle.appendingPathComponent("en.lproj/Root.strings")
+            #expect(result.output == page.path + "\n" + strings.path + "\n")
+            #expect(try Data(contentsOf: strings) == settingsClass.settingsBundleStrings())
+            return try Data(contentsOf: page)
         }
 
         @Test func theToolWritesThePageTheClassMakes() throws {
@@ -26,21 +30,26 @@ import Testing
             let numbers = SettingsAppNumberSettings(userDefaults: suite.userDefaults)
             numbers.retryCount = 5
             try numbers.synchronizeToUserDefaults()
-            let page = try pageWritten(by: ["settings-bundle", "--suite", suite.name, "--key", "SettingsAppPage"])
-            #expect(page == SettingsAppPageSettings.settingsBundlePage())
-            let numbersPage = try pageWritten(by: [
-                "settings-bundle", "--suite", suite.name, "--key", "AppSettings.SettingsAppNumbers",
-            ])
-            #expect(numbersPage == SettingsAppNumberSettings.settingsBundlePage())
+            let page = try pageWritten(
+                by: ["settings-bundle", "--suite", suite.name, "--key", "SettingsAppPage"],
+                of: SettingsAppPageSettings.self)
+            #expect(try page == SettingsAppPageSettings.settingsBundlePage())
+            let numbersPage = try pageWritten(
+                by: ["settings-bundle", "--suite", suite.name, "--key", "AppSettings.SettingsAppNumbers"],
+                of: SettingsAppNumberSettings.self)
+            #expect(try numbersPage == SettingsAppNumberSettings.settingsBundlePage())
             #expect(numbersPage != page)
         }
 
         @Test func anAppGroupsPageNamesTheGroup() throws {
-            let settings = SettingsAppPageSettings(userDefaults: suite.userDefaults)
+            let group = TemporarySuite(prefix: "group.AppSettingsTests-")
+            let settings = SettingsAppPageSettings(userDefaults: group.userDefaults)
             settings.name = "someone"
             try settings.synchronizeToUserDefaults()
-            let page = try pageWritten(by: ["settings-bundle", "--app-group", suite.name, "--key", "SettingsAppPage"])
-            #expect(page == SettingsAppPageSettings.settingsBundlePage(appGroup: suite.name))
+            let page = try pageWritten(
+                by: ["settings-bundle", "--app-group", group.name, "--key", "SettingsAppPage"],
+                of: SettingsAppPageSettings.self)
+            #expect(try page == SettingsAppPageSettings.settingsBundlePage(appGroup: group.name))
         }
 
         @Test func aSetWithoutSettingsShownWritesNoPage() throws {

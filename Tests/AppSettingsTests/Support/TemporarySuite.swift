@@ -18,8 +18,9 @@ final class TemporarySuite: @unchecked Sendable {
     let userDefaults: UserDefaults
     let isInMemory: Bool
 
-    init(inMemory: Bool = false) {
-        name = "AppSettingsTests-" + UUID().uuidString
+    /// A suite of its own, named `prefix` and a fresh identifier (`group.` for an App Group's name).
+    init(inMemory: Bool = false, prefix: String = "AppSettingsTests-") {
+        name = prefix + UUID().uuidString
         isInMemory = inMemory
         userDefaults = inMemory ? InMemoryUserDefaults(storage: .named(name)) : Self.userDefaults(suiteNamed: name)
     }

@@ -23,16 +23,29 @@ import Synchronization
 ///    its own, once for the changes made since it last did, and `synchronize()` waits for it; the
 ///    file is where Apple keeps it: `Library/Preferences/<name>.plist`
 ///    in the home directory, or in the App Group's container for a group's suite.
-/// 3. Protected data. The domain's file is under data protection (Apple DTS, developer forums
-///    thread 15685: "NSUserDefaults is ultimately backed by a file in your app's container and your
-///    app's container is subject to data protection ... so you can't access it prior to first
-///    unlock"). While `AppleProcess.isProtectedDataAvailable` is false the domain reads empty
-///    while its file exists, and a write does not reach the file (`synchronize()` returns false).
-///    documentation/uikit/uiapplication/protecteddatadidbecomeavailablenotification: "A
-///    notification that posts when the protected files become available for your code to
-///    access." (`AppleProcess.makeProtectedDataAvailable()`). On a device the file also cannot be
-///    opened then; as root on Linux it can, so only its reading empty is modelled here, and the
-///    files the library itself protects are modelled in FileProtection.swift.
+/// 3. Protected data. The domain's file is under data protection, in the class the app's
+///    container gives it (Apple DTS, developer forums thread 15685: "NSUserDefaults is ultimately
+///    backed by a file in your app's container and your app's container is subject to data
+///    protection. If you do nothing special then, on iOS 7 and later, your container uses
+///    NSFileProtectionCompleteUntilFirstUserAuthentication, a value that's inherited by the
+///    NSUserDefaults backing store"; thread 858122, asked whether the
+///    `com.apple.developer.default-data-protection` entitlement affects the preferences: "Yes. But
+///    it's not always obvious because of the way that default data protection is inherited"):
+///    `AppleProcess.preferencesProtection`, `.complete` for a container under Xcode's Data
+///    Protection capability. While a file of that class cannot be opened (`AppleProcess.lockState`,
+///    FileProtection.swift) the domain reads empty while its file exists, and a write does not
+///    reach the file (`synchronize()` returns false). documentation/uikit/uiapplication/
+///    protecteddatadidbecomeavailablenotification: "A notification that posts when the protected
+///    files become available for your code to access" (`AppleProcess.unlock()`). On a device the
+///    file also cannot be opened then; as root on Linux it can, so only its reading empty is
+///    modelled here, and the files the library itself protects are modelled in FileProtection.swift.
+/// 4. Empty until relaunched. A domain read before the device's first unlock keeps reading empty
+///    in that process after the unlock, until the app is launched again (thread 15685: "if I
+///    reboot my phone and wait for a background launch of my app to happen, then when I open the
+///    app I find that [[NSUserDefaults standardUserDefaults] dictionaryRepresentation] contains all
+///    the system values ... but does not contain any of the values I have set. If I force-quit and
+///    relaunch the app all of my values come back"): `AppleProcess.relaunch()`. Its writes reach
+///    the file as others do.
 open class AppleUserDefaults: UserDefaults {
     /// The suite's name, as `init(suiteName:)` was given it.
     public let suiteName: String?
@@ -73,10 +86,28 @@ open class AppleUserDefaults: UserDefaults {
         return registeredDefaults
     }
 
-    // MARK: Reads (empty while protected data is unavailable)
+    // MARK: Reads (empty while protected data is unavailable, rules 3 and 4)
+
+    /// Whether the domain reads what it holds now; a read before the first unlock marks it empty
+    /// until the process is launched again.
+    private var isReadable: Bool {
+        let name = suiteName ?? ""
+        return AppleProcess.lock.withLock {
+            if !AppleProcess.canOpen(AppleProcess.preferencesProtection) {
+                if AppleProcess.lockState == .beforeFirstUnlock { AppleProcess.readBeforeFirstUnlock.insert(name) }
+                return false
+            }
+            return !AppleProcess.readBeforeFirstUnlock.contains(name)
+        }
+    }
+
+    /// Whether the domain's file can be written now (rule 3).
+    private var isWritable: Bool {
+        AppleProcess.lock.withLock { AppleProcess.canOpen(AppleProcess.preferencesProtection) }
+    }
 
     open override func object(forKey defaultName: String) -> Any? {
-        guard AppleProcess.isProtectedDataAvailable else { return nil }
+        guard isReadable else { return nil }
         if let data = storedData(forKey: defaultName) { return data }
         if let value = super.object(forKey: defaultName) { return value }
         registered.lock()
@@ -85,12 +116,12 @@ open class AppleUserDefaults: UserDefaults {
     }
 
     open override func persistentDomain(forName domainName: String) -> [String: Any]? {
-        guard AppleProcess.isProtectedDataAvailable else { return nil }
+        guard isReadable else { return nil }
         return super.persistentDomain(forName: domainName)
     }
 
     open override func dictionaryRepresentation() -> [String: Any] {
-        guard AppleProcess.isProtectedDataAvailable else { return [:] }
+        guard isReadable else { return [:] }
         return super.dictionaryRepresentation()
     }
 
@@ -115,14 +146,14 @@ open class AppleUserDefaults: UserDefaults {
     /// Waits for the changes not yet persisted (rule 2), then re-reads the domain, so that
     /// another writer's changes are seen, as Apple's daemon shows them.
     open override func synchronize() -> Bool {
-        guard AppleProcess.isProtectedDataAvailable else { return false }
+        guard isWritable else { return false }
         persistence.sync {}
         return super.synchronize()
     }
 
     /// Writes the domain's file on the persistence queue, once for all changes made meanwhile.
     private func persist() {
-        guard AppleProcess.isProtectedDataAvailable else { return }
+        guard isWritable else { return }
         let isNew = persisting.withLock { pending in
             defer { pending = true }
             return !pending
@@ -193,7 +224,7 @@ open class AppleUserDefaults: UserDefaults {
     private let persisting = Mutex(false)
 
     private func writeFile() {
-        guard AppleProcess.isProtectedDataAvailable, super.synchronize(), let suiteName,
+        guard isWritable, super.synchronize(), let suiteName,
             let file = preferencesFileURL
         else { return }
         do {
@@ -264,6 +295,15 @@ public enum DarwinBridging {
     }
 }
 
+/// The device's lock, as data protection sees it.
+public enum DeviceLockState: Sendable {
+    /// Booted, not unlocked since.
+    case beforeFirstUnlock
+    /// Locked after the first unlock.
+    case locked
+    case unlocked
+}
+
 /// Which Apple platform the model behaves as, where they differ.
 public enum ApplePlatform: Sendable {
     case iOS
@@ -289,17 +329,47 @@ extension AppleProcess {
     /// Called when a process whose activity expired is suspended (the expired block returned):
     /// a test looks there at what the process still holds.
     nonisolated(unsafe) public static var whenSuspended: (@Sendable () -> Void)?
-    /// Whether files under data protection can be read (see `AppleUserDefaults`, rule 3).
-    nonisolated(unsafe) public static var isProtectedDataAvailable = true
+    /// The device's lock (`AppleUserDefaults`, rules 3 and 4; FileProtection.swift).
+    nonisolated(unsafe) public static var lockState = DeviceLockState.unlocked
+    /// The class of the preferences files: the one the app's container gives them (rule 3).
+    nonisolated(unsafe) public static var preferencesProtection = FileProtectionType
+        .completeUntilFirstUserAuthentication
+    /// The domains read before the first unlock in this launch (rule 4).
+    nonisolated(unsafe) static var readBeforeFirstUnlock: Set<String> = []
+
+    /// Whether a file of `protection` can be opened now (documentation/foundation/
+    /// fileprotectiontype: `complete`, "cannot be read from or written to while the device is
+    /// locked or booting"; `completeUnlessOpen` likewise for a file not open already;
+    /// `completeUntilFirstUserAuthentication`, "cannot be accessed until after the device has
+    /// booted. After the user unlocks the device for the first time, your app can access the file
+    /// and continue to access it even if the user subsequently locks the device"; `none`, "no
+    /// special protections").
+    static func canOpen(_ protection: FileProtectionType) -> Bool {
+        switch lockState {
+        case .unlocked: true
+        case .locked:
+            protection.rawValue != FileProtectionType.complete.rawValue
+                && protection.rawValue != FileProtectionType.completeUnlessOpen.rawValue
+        case .beforeFirstUnlock: protection.rawValue == FileProtectionType.none.rawValue
+        }
+    }
 
     /// The name of UIKit's `protectedDataDidBecomeAvailableNotification`.
     public static let protectedDataDidBecomeAvailable = Notification.Name(
         "UIApplicationProtectedDataDidBecomeAvailable")
 
-    /// The device is unlocked: protected data becomes available, and the notification is posted.
-    public static func makeProtectedDataAvailable() {
-        isProtectedDataAvailable = true
+    /// The user unlocks the device: the notification is posted (documentation/uikit/
+    /// uiapplicationdelegate/applicationprotecteddatadidbecomeavailable(_:): "This notification
+    /// lets your app know that the device is now unlocked").
+    public static func unlock() {
+        lockState = .unlocked
         NotificationCenter.default.post(name: protectedDataDidBecomeAvailable, object: nil)
+    }
+
+    /// The app is launched again: no domain reads empty for having been read before the first
+    /// unlock (rule 4). A test makes the library forget this launch too.
+    public static func relaunch() {
+        lock.withLock { readBeforeFirstUnlock = [] }
     }
 
     /// The preferences files the model wrote, removed when the process exits: the home directory

@@ -11,9 +11,9 @@
 //
 // Linux has no data protection, and a root process opens any file, so the library's stand-in build
 // opens and creates its protected files through these two functions (Apple builds call `open(2)`
-// and `FileManager.createFile(atPath:contents:attributes:)`): while
-// `AppleProcess.isProtectedDataAvailable` is false, a file created with a protection class cannot be
-// opened, and none can be created with one (`EPERM`, what a device's `open(2)` returns then).
+// and `FileManager.createFile(atPath:contents:attributes:)`): while the device's lock keeps a
+// class closed (`AppleProcess.lockState`, `canOpen(_:)`), a file created with it cannot be opened,
+// and none can be created with it (`EPERM`, what a device's `open(2)` returns then).
 
 import Foundation
 import Synchronization
@@ -29,7 +29,7 @@ public enum AppleFileProtection {
     public static let applicationSupportDirectory: URL? = FileManager.default.temporaryDirectory
         .appendingPathComponent("AppleStandIns-\(getpid())-home/Library/Application Support", isDirectory: true)
     /// The files created with a protection class, by path.
-    private static let protected = Mutex<Set<String>>([])
+    private static let protected = Mutex<[String: FileProtectionType]>([:])
     /// Called after each open, with its path and result (a test makes protected data available
     /// there, between the library's check and what it does next).
     nonisolated(unsafe) public static var afterOpen: (@Sendable (String, Int32) -> Void)?
@@ -37,7 +37,9 @@ public enum AppleFileProtection {
     /// `open(path, flags)`, as on a device under data protection.
     public static func open(_ path: String, _ flags: Int32) -> Int32 {
         let result: Int32
-        if !AppleProcess.isProtectedDataAvailable, protected.withLock({ $0.contains(path) }) {
+        if let protection = protected.withLock({ $0[path] }),
+            !AppleProcess.lock.withLock({ AppleProcess.canOpen(protection) })
+        {
             errno = EPERM
             result = -1
         } else {
@@ -50,12 +52,12 @@ public enum AppleFileProtection {
     }
 
     /// `FileManager.default.createFile(atPath:contents:attributes:)` with
-    /// `[.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication]`: `false` while
-    /// protected data is unavailable.
-    public static func createProtectedFile(atPath path: String, contents: Data) -> Bool {
-        guard AppleProcess.isProtectedDataAvailable else { return false }
+    /// `[.protectionKey: protection]`: `false` while the class is closed.
+    public static func createProtectedFile(atPath path: String, contents: Data, protection: FileProtectionType) -> Bool
+    {
+        guard AppleProcess.lock.withLock({ AppleProcess.canOpen(protection) }) else { return false }
         guard FileManager.default.createFile(atPath: path, contents: contents) else { return false }
-        protected.withLock { _ = $0.insert(path) }
+        protected.withLock { $0[path] = protection }
         return true
     }
 }

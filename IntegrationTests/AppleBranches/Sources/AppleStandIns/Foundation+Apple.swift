@@ -86,17 +86,45 @@ extension ProcessInfo {
 
 // FileManager.ubiquityIdentityToken (documentation/foundation/filemanager/ubiquityidentitytoken):
 // `var ubiquityIdentityToken: (any NSCoding & NSCopying & NSObjectProtocol)? { get }`, iOS 6+,
-// macOS 10.8+; "If iCloud is unavailable or there is no logged-in user, the value of this property
-// is `nil`." The stand-in's account is set by tests.
+// macOS 10.8+; "An opaque token that represents the current user's iCloud Drive Documents
+// identity"; "If iCloud is unavailable or there is no logged-in user, the value of this property
+// is `nil`"; "If you stored or archived the previous token, compare that token to the newly
+// obtained one using the isEqual(_:) method to determine if the users are the same or different."
+// The token is opaque: nothing says its archive stays the same bytes from one system version to
+// the next, so the model's archive changes with `AppleProcess.ubiquityTokenArchiveFormat` (an
+// update of the system) while tokens of one identity stay equal. The account is set by tests.
 extension AppleProcess {
-    /// The token `ubiquityIdentityToken` returns: an `NSString` stands for Apple's opaque object.
+    /// The identity `ubiquityIdentityToken` stands for.
     nonisolated(unsafe) public static var ubiquityIdentity: String?
+    /// How the system archives the token (another value: another system version).
+    nonisolated(unsafe) public static var ubiquityTokenArchiveFormat = 1
+}
+
+/// The opaque token of an iCloud identity: equal for one identity, archived as the system does.
+public final class UbiquityIdentityToken: NSObject, NSCoding, NSCopying, @unchecked Sendable {
+    let identity: String
+
+    init(identity: String) { self.identity = identity }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(identity, forKey: "identity")
+        coder.encode(AppleProcess.ubiquityTokenArchiveFormat, forKey: "format")
+    }
+
+    public init?(coder: NSCoder) {
+        guard let identity = coder.decodeObject(forKey: "identity") as? String else { return nil }
+        self.identity = identity
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+    public override func isEqual(_ object: Any?) -> Bool { (object as? UbiquityIdentityToken)?.identity == identity }
+    public override var hash: Int { identity.hashValue }
 }
 
 extension FileManager {
     public var ubiquityIdentityToken: (any NSCoding & NSCopying & NSObjectProtocol)? {
         AppleProcess.lock.lock()
         defer { AppleProcess.lock.unlock() }
-        return AppleProcess.ubiquityIdentity.map { NSString(string: $0) }
+        return AppleProcess.ubiquityIdentity.map { UbiquityIdentityToken(identity: $0) }
     }
 }

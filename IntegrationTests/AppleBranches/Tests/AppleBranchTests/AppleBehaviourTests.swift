@@ -34,9 +34,26 @@ extension Suite {
     func modelAppGroup() -> UserDefaults { AppleUserDefaults(appGroup: name)! }
 }
 
+extension AppleProcess {
+    /// The device locked, its preferences under `complete` (a container of Xcode's Data Protection
+    /// capability): a domain reads empty until `unlock()`.
+    static func lockDevice() {
+        preferencesProtection = .complete
+        lockState = .locked
+    }
+
+    /// The device as a test found it, in a new launch that remembers nothing of this one.
+    static func restoreDevice() {
+        lockState = .unlocked
+        preferencesProtection = .completeUntilFirstUserAuthentication
+        relaunch()
+        ProtectedData.domainsReadWhileUnavailable.withLock { $0.removeAll() }
+    }
+}
+
 /// Starts `bodies` on threads of their own and waits for them for at most `seconds`; whether
 /// all finished.
-private func runThreads(_ bodies: [@Sendable () -> Void], waitingAtMost seconds: Double) -> Bool {
+func runThreads(_ bodies: [@Sendable () -> Void], waitingAtMost seconds: Double) -> Bool {
     let threads = bodies.map { Thread(block: $0) }
     for thread in threads { thread.start() }
     let deadline = Date().addingTimeInterval(seconds)
@@ -87,11 +104,28 @@ extension AppleBranchTests {
         let defaults = suite.model()
         defaults.set(1, forKey: "a")
         #expect(defaults.synchronize(), "waits for the file to be written")
-        AppleProcess.isProtectedDataAvailable = false
-        defer { AppleProcess.isProtectedDataAvailable = true }
-        #expect(defaults.object(forKey: "a") == nil)
+        defer { AppleProcess.restoreDevice() }
+        AppleProcess.lockState = .locked
+        #expect(defaults.integer(forKey: "a") == 1, "the default class opens while locked after the first unlock")
+        AppleProcess.lockDevice()
+        #expect(defaults.object(forKey: "a") == nil, "a container under complete")
         #expect(FileManager.default.fileExists(atPath: try #require(defaults.preferencesFileURL).path))
-        AppleProcess.makeProtectedDataAvailable()
+        AppleProcess.unlock()
+        #expect(defaults.integer(forKey: "a") == 1)
+    }
+
+    @Test func theModelsDomainReadBeforeTheFirstUnlockStaysEmptyUntilRelaunched() throws {
+        let suite = Suite()
+        let defaults = suite.model()
+        defaults.set(1, forKey: "a")
+        #expect(defaults.synchronize())
+        defer { AppleProcess.restoreDevice() }
+        AppleProcess.lockState = .beforeFirstUnlock
+        #expect(defaults.object(forKey: "a") == nil)
+        AppleProcess.unlock()
+        #expect(defaults.object(forKey: "a") == nil, "read before the first unlock: empty in this launch")
+        #expect(suite.model().object(forKey: "a") == nil, "whatever UserDefaults reads it")
+        AppleProcess.relaunch()
         #expect(defaults.integer(forKey: "a") == 1)
     }
 
@@ -326,8 +360,8 @@ extension AppleBranchTests {
         let writer = Counters(userDefaults: suite.modelAppGroup())
         writer.first = 1
         try writer.synchronizeToUserDefaults()
-        AppleProcess.isProtectedDataAvailable = false
-        defer { AppleProcess.isProtectedDataAvailable = true }
+        AppleProcess.lockDevice()
+        defer { AppleProcess.restoreDevice() }
         let settings = Counters(store: .suite(suite.name))
         guard case .storeUnavailable? = settings.lastLoadError else {
             Issue.record("the load did not say the store is unavailable: \(String(describing: settings.lastLoadError))")
@@ -335,7 +369,7 @@ extension AppleBranchTests {
         }
         settings.second = 2
         #expect(throws: AppSettingsError.self) { try settings.synchronizeToUserDefaults() }
-        AppleProcess.isProtectedDataAvailable = true
+        AppleProcess.lockState = .unlocked
         #expect(Counters(userDefaults: suite.model()).first == 1, "the stored set was not overwritten")
     }
 
@@ -348,8 +382,8 @@ extension AppleBranchTests {
         writer.second = 2
         try writer.synchronizeToUserDefaults()
 
-        AppleProcess.isProtectedDataAvailable = false
-        defer { AppleProcess.isProtectedDataAvailable = true }
+        AppleProcess.lockDevice()
+        defer { AppleProcess.restoreDevice() }
         let settings = Counters(userDefaults: suite.modelAppGroup())
         #expect(settings.first == 0)
         guard case .storeUnavailable? = settings.lastLoadError else {
@@ -365,7 +399,7 @@ extension AppleBranchTests {
         }
         #expect(settings.hasUnsavedChanges)
 
-        AppleProcess.makeProtectedDataAvailable()
+        AppleProcess.unlock()
         for _ in 0..<500 where settings.first != 1 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(settings.first == 1 && settings.second == 2, "the stored set, loaded once available")
         #expect(settings.third == 3 && settings.hasUnsavedChanges, "the unsaved change stays on top")
@@ -384,16 +418,16 @@ extension AppleBranchTests {
         let writer = Counters(store: .suite(suite.name))
         writer.first = 1
         try writer.synchronizeToUserDefaults()
-        AppleProcess.isProtectedDataAvailable = false
+        AppleProcess.lockDevice()
         defer {
             AppleFileProtection.afterOpen = nil
-            AppleProcess.isProtectedDataAvailable = true
+            AppleProcess.restoreDevice()
         }
         AppleFileProtection.afterOpen = { _, result in
             guard result < 0 else { return }
             AppleFileProtection.afterOpen = nil
             // The device is unlocked right after the library found its file closed.
-            AppleProcess.makeProtectedDataAvailable()
+            AppleProcess.unlock()
         }
         let settings = Counters(store: .suite(suite.name))
         for _ in 0..<500 where settings.first != 1 { try await Task.sleep(for: .milliseconds(10)) }
@@ -417,10 +451,10 @@ extension AppleBranchTests {
             atPath: directory.appendingPathComponent("protected-data-probe").path, withDestinationPath: "/dev/null")
         let probeDirectory = ProtectedData.directory
         ProtectedData.directory = directory
-        AppleProcess.isProtectedDataAvailable = false
+        AppleProcess.lockDevice()
         defer {
             ProtectedData.directory = probeDirectory
-            AppleProcess.isProtectedDataAvailable = true
+            AppleProcess.restoreDevice()
         }
         let settings = Counters(store: .suite(suite.name))
         guard case .readFailed? = settings.lastLoadError else {
@@ -429,20 +463,24 @@ extension AppleBranchTests {
         }
         settings.second = 2
         #expect(throws: AppSettingsError.self) { try settings.synchronizeToUserDefaults() }
-        AppleProcess.isProtectedDataAvailable = true
+        AppleProcess.lockState = .unlocked
         let stored = Counters(store: .suite(suite.name))
         #expect(stored.first == 1 && stored.second == 0, "the stored set was kept")
     }
 
-    /// The library's file is made at the first empty read of a named domain, under its class: it
-    /// cannot be opened while protected data is unavailable.
+    /// The library's file is made at the first empty read of a named domain, under the strictest
+    /// class, in the app's own folder: it cannot be opened while the device is locked.
     @Test func theLibrarysProtectedFileIsMadeUnderItsClassAtTheFirstEmptyRead() throws {
         let suite = Suite()
         _ = Counters(store: .suite(suite.name))
         let probe = try #require(ProtectedData.directory).appendingPathComponent("protected-data-probe")
         #expect(FileManager.default.fileExists(atPath: probe.path))
-        AppleProcess.isProtectedDataAvailable = false
-        defer { AppleProcess.isProtectedDataAvailable = true }
+        #expect(
+            probe.pathComponents.suffix(3) == [
+                PreferencesDomain.applicationName, "AppSettings", "protected-data-probe",
+            ])
+        defer { AppleProcess.restoreDevice() }
+        AppleProcess.lockState = .locked
         #expect(AppleFileProtection.open(probe.path, O_RDONLY) == -1 && errno == EPERM, "it is protected")
     }
 }

@@ -64,19 +64,14 @@ package final class SystemCloudEnvironment: CloudEnvironment {
     /// Apple platforms; on Linux nobody does.
     static let identityDidChange = Notification.Name("NSUbiquityIdentityDidChangeNotification")
 
-    /// The platform's notice that the app returns to the foreground, by its name (the library
-    /// links neither UIKit, AppKit nor WatchKit): UIKit's
-    /// `UIApplication.willEnterForegroundNotification`, AppKit's
-    /// `NSApplication.didBecomeActiveNotification` (macOS has no foreground; an app becomes
-    /// active). Nobody posts it on Linux, nor on watchOS (WatchKit's notice has another name, not
-    /// observed: a watch app's checks are the timed ones).
-    static var willEnterForeground: Notification.Name {
-        #if os(macOS) || APPLE_STAND_INS_MACOS
-            Notification.Name("NSApplicationDidBecomeActiveNotification")
-        #else
-            Notification.Name("UIApplicationWillEnterForegroundNotification")
-        #endif
-    }
+    /// UIKit's `UIApplication.willEnterForegroundNotification`, by its name (the library links
+    /// neither UIKit nor AppKit). A Mac app has no foreground to return to, and becomes active at
+    /// every click into it: more often than Apple advises reading the store ("The only
+    /// recommended time to call this method is upon app launch, or upon returning to the
+    /// foreground", `NSUbiquitousKeyValueStore.synchronize()`), so on macOS the store is read at
+    /// `startSyncing`, on its notices and at the timed checks. Nobody posts it on Linux, macOS or
+    /// watchOS (WatchKit's notice has another name: a watch app's checks are the timed ones).
+    static let willEnterForeground = Notification.Name("UIApplicationWillEnterForegroundNotification")
 
     /// The observers' tokens, as one.
     private final class Tokens: NSObject, @unchecked Sendable {

@@ -132,8 +132,8 @@ enum SettingsAppControl: Equatable {
         }
     }
 
-    /// A text field's value, read as the setting's type: the text of a number (read as a
-    /// document's number is), or a number.
+    /// A text field's value, read as the setting's type: the text of a number (``numberText(_:integer:)``,
+    /// then read as a document's number is), or a number.
     private static func storedValue(
         fromText found: StoredValue,
         node: SchemaNode,
@@ -141,7 +141,7 @@ enum SettingsAppControl: Equatable {
     ) throws(SettingsAppValueProblem) -> StoredValue {
         var value = found
         if case .string(let text) = found, node != .string {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = Self.numberText(text, integer: Self.isInteger(node))
             value = TextForms.nonFiniteNumbers[trimmed] == nil ? .numberText(trimmed) : .string(trimmed)
         }
         guard node.problem(with: value, path: "") == nil else { throw problem }
@@ -152,6 +152,28 @@ enum SettingsAppControl: Equatable {
         case .integer: return value.exactInteger ?? value
         default: return value
         }
+    }
+}
+
+extension SettingsAppControl {
+    /// The locale a text field's number is read in: the user's (tests set another).
+    @TaskLocal static var userLocale = Locale.autoupdatingCurrent
+
+    /// A number's text typed in a text field, in the form the library writes numbers: `text` as it
+    /// is when the library reads it so (an integer's digits for an integer setting, a number such
+    /// as `0.5` for a real one: what a save writes reads back the same in every locale), else the
+    /// number ``userLocale`` writes (`0,5` or `1.000,5` where the decimal separator is a comma), read
+    /// by `NumberFormatter`, "A formatter that converts between numeric values and their textual
+    /// representations", in that locale, not leniently. Other text is returned trimmed.
+    static func numberText(_ typed: String, integer: Bool) -> String {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        if integer ? Int64(text) != nil || UInt64(text) != nil : Double(text) != nil { return text }
+        let formatter = NumberFormatter()
+        formatter.locale = userLocale
+        formatter.numberStyle = .decimal
+        formatter.isLenient = false
+        formatter.generatesDecimalNumbers = true
+        return formatter.number(from: text)?.stringValue ?? text
     }
 }
 

@@ -1,15 +1,17 @@
 import Foundation
 
 extension StoredSets {
-    /// The `Settings.bundle/Root.plist` page of a stored set, made from the schema it carries
-    /// (`$schema`, with what each shown setting's element needs): the page the app's class makes
-    /// (`AppSettingsObject.settingsBundlePage()`), byte for byte. `nil` when the set carries no
-    /// schema this version reads.
-    package static func settingsBundlePage(of set: SettingsCodec.StoredSet, key: String, appGroup: String?) -> Data? {
+    /// The `Settings.bundle` files of a stored set, made from the schema it carries (`$schema`,
+    /// with what each shown setting's element needs): the page and its `Root.strings`, those the
+    /// app's class makes (`AppSettingsObject.settingsBundlePage()`, `settingsBundleStrings()`),
+    /// byte for byte. `nil` when the set carries no schema this version reads.
+    package static func settingsBundle(of set: SettingsCodec.StoredSet, key: String, appGroup: String?)
+        -> (page: Data, strings: Data)?
+    {
         guard let schema = set.storedSchema else { return nil }
         let items = SettingsBundlePage.items(
             postfix: SettingsKey(storedKey: key).postfix, properties: schema.sortedProperties)
-        return SettingsBundlePage.document(items: items, appGroup: appGroup)
+        return (SettingsBundlePage.document(items: items, appGroup: appGroup), SettingsBundlePage.strings(items: items))
     }
 }
 

@@ -87,18 +87,19 @@
         func refresh() { userDefaults.synchronize() }
 
         /// Why the domain, which reads nothing under `key`, may hold it all the same: protected data
-        /// is not available (before the device's first unlock, or in a prewarmed launch, the
-        /// domain's file cannot be read, and `UserDefaults` reads every key as missing). Told by a
-        /// public signal (``ProtectedData``), never by the daemon's own file. The observer of
-        /// protected data becoming available is registered first, so that its notice cannot fall
-        /// between this check and the object's reload. `nil` for a suite the library cannot name:
-        /// nothing tells its emptiness from an unavailable one (see ``AppSettingsStore``).
+        /// is not available (while the device is locked, or before its first unlock, the domain's
+        /// file cannot be read, and `UserDefaults` reads every key as missing), or was not when
+        /// this process read the domain empty before. Told by a public signal (``ProtectedData``),
+        /// never by the daemon's own file. The observer of protected data becoming available is
+        /// registered first, so that its notice cannot fall between this check and the object's
+        /// reload. `nil` for a suite the library cannot name: nothing tells its emptiness from an
+        /// unavailable one (see ``AppSettingsStore``).
         ///
         /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when that cannot be told.
         func unavailability(forKey key: String) throws -> String? {
-            guard name != nil else { return nil }
+            guard let name else { return nil }
             StoreAvailabilityWatcher.start()
-            return try ProtectedData.unavailability(forKey: key)
+            return try ProtectedData.unavailability(forKey: key, inDomain: name)
         }
 
         /// The name of the Darwin notification posted after each write of `key`: it names the

@@ -1,13 +1,13 @@
 // Apple platforms: whether protected data is available, told by a public signal: a small file of
-// the library's own, created with `FileProtectionType.completeUntilFirstUserAuthentication`.
-// Apple: such a file "cannot be accessed until after the device has booted. After the user unlocks
-// the device for the first time, your app can access the file and continue to access it even if
-// the user subsequently locks the device" (documentation/foundation/fileprotectiontype/
-// completeuntilfirstuserauthentication). The preferences daemon's files are under the same class
-// ("NSUserDefaults is ultimately backed by a file in your app's container and your app's container
-// is subject to data protection ... so you can't access it prior to first unlock", Apple DTS,
-// developer forums thread 15685), and where the daemon keeps them "is not considered part of that
-// API" (Apple DTS): the library never reads them.
+// the library's own, created with `FileProtectionType.complete`, which "cannot be read from or
+// written to while the device is locked or booting" (documentation/foundation/fileprotectiontype/
+// complete). The preferences daemon's files take the class of the app's container ("your container
+// uses NSFileProtectionCompleteUntilFirstUserAuthentication, a value that's inherited by the
+// NSUserDefaults backing store", Apple DTS, developer forums thread 15685), which the app may have
+// set to `complete` (the Data Protection capability), and "it's not always obvious because of the
+// way that default data protection is inherited" (Apple DTS, thread 858122): the strictest class
+// tells, whatever the app chose. Where the daemon keeps its files "is not considered part of that
+// API" (thread 15685): the library never reads them.
 #if canImport(Darwin) || APPLE_STAND_INS
     import Foundation
     #if APPLE_STAND_INS
@@ -15,23 +15,44 @@
     #endif
 
     enum ProtectedData {
-        /// The directory of the library's file: the app's (or the extension's) own Application
-        /// Support directory, in its container (tests move it).
+        /// The directory of the library's files: its folder in the app's (or the extension's) own
+        /// Application Support directory, under the bundle identifier ("Never store files at the
+        /// top level of this directory: Always put them in a subdirectory named for your app or
+        /// company", File System Programming Guide): a Mac app outside the sandbox shares
+        /// `~/Library/Application Support` with every other app (tests move it).
         nonisolated(unsafe) static var directory: URL? = {
             #if APPLE_STAND_INS
                 AppleFileProtection.applicationSupportDirectory
             #else
                 FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             #endif
-        }()?.appendingPathComponent("AppSettings", isDirectory: true)
+        }()?.appendingPathComponent(PreferencesDomain.applicationName, isDirectory: true)
+            .appendingPathComponent("AppSettings", isDirectory: true)
 
-        /// Why protected data is not available now, or `nil` when it is: a domain that reads
-        /// nothing may hold a set all the same only while it is not.
+        /// The domains that read nothing while protected data was unavailable in this launch: one
+        /// read before the first unlock "does not contain any of the values I have set. If I
+        /// force-quit and relaunch the app all of my values come back" (thread 15685), so nothing
+        /// such a domain reads later in the process is taken for nothing stored.
+        static let domainsReadWhileUnavailable = Protected<Set<String>>([])
+
+        /// Why `domain`, which reads nothing under `key`, may hold it all the same, or `nil` when
+        /// nothing says so: protected data is not available now, or was not when this process
+        /// read the domain empty before.
         ///
         /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when the file cannot be opened for
         ///   another reason (a link or a directory in its place, an I/O error): whether the domain
         ///   holds the set cannot be told, so nothing may be written over it.
-        static func unavailability(forKey key: String) throws -> String? {
+        static func unavailability(forKey key: String, inDomain domain: String) throws -> String? {
+            if let reason = try unavailabilityNow(forKey: key) {
+                domainsReadWhileUnavailable.withLock { _ = $0.insert(domain) }
+                return reason
+            }
+            guard domainsReadWhileUnavailable.withLock({ $0.contains(domain) }) else { return nil }
+            return "UserDefaults read the domain \(domain) empty while protected data was not available, and may "
+                + "read it so until the app is launched again"
+        }
+
+        private static func unavailabilityNow(forKey key: String) throws -> String? {
             guard let directory else { return nil }
             let path = directory.appendingPathComponent("protected-data-probe", isDirectory: false).path
             let descriptor = openForReading(path)
@@ -42,13 +63,12 @@
             let error = errno
             switch error {
             case EPERM, EACCES:
-                return "protected data is not available (\(path) cannot be opened before the device's first unlock)"
+                return "protected data is not available (\(path) cannot be opened while the device is locked)"
             case ENOENT:
                 // The first time in this container: made now, under the class it tells by.
                 try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 guard createProtectedFile(atPath: path) else {
-                    return "protected data is not available (\(path) cannot be created before the device's first "
-                        + "unlock)"
+                    return "protected data is not available (\(path) cannot be created while the device is locked)"
                 }
                 return nil
             default:
@@ -69,11 +89,10 @@
 
         private static func createProtectedFile(atPath path: String) -> Bool {
             #if APPLE_STAND_INS
-                AppleFileProtection.createProtectedFile(atPath: path, contents: Data())
+                AppleFileProtection.createProtectedFile(atPath: path, contents: Data(), protection: .complete)
             #else
                 FileManager.default.createFile(
-                    atPath: path, contents: Data(),
-                    attributes: [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication])
+                    atPath: path, contents: Data(), attributes: [.protectionKey: FileProtectionType.complete])
             #endif
         }
     }

@@ -34,6 +34,9 @@ enum HeldLocks {
         return try body()
     }
 
+    /// Whether this thread holds a library lock now: a notice posted here is the library's own write's.
+    static var isHeld: Bool { current.held > 0 }
+
     /// Runs a call that takes the library's locks now, or, on a thread holding one, once its
     /// outermost call released them (`what` names it in the log if it then fails).
     static func call(_ what: String, _ body: @escaping () throws -> Void) throws {

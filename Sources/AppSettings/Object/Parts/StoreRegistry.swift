@@ -57,7 +57,10 @@ enum StoreRegistry {
         }
         withExtendedLifetime(live) {}
         StoreWatcher.startWatching(object.binding.store)
-        if object.settingsApp.showsAny { SettingsAppForegroundWatcher.start() }
+        if object.settingsApp.showsAny {
+            SettingsAppForegroundWatcher.start()
+            SettingsBundlePage.reportUnreachableStore(of: object)
+        }
     }
 
     static func unregister(_ object: AppSettingsObject) {

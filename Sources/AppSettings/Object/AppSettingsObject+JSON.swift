@@ -31,9 +31,6 @@ extension AppSettingsObject {
     public final func jsonRepresentation() throws -> Data {
         let snapshot = ledger.takeSnapshot()
         let encoded = try SettingsCodec(object: self).encodedSettings(snapshot, includingUnknown: false)
-        // Every export is a document of its own schema: a value with no form there (a date after
-        // 9999 or before year 1, which ISO 8601 text cannot name) is refused, not written for an
-        // import to refuse.
         if let problem = SchemaNode.problem(
             with: encoded.mapValues(\.jsonForm), properties: forms.schemaProperties(includingDefaults: false),
             prefix: "")

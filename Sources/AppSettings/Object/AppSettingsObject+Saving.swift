@@ -1,8 +1,7 @@
 import Foundation
 
-// The save path, in the order it runs: snapshot (under the object's lock) → what is stored now and
-// what each replica changed (`+Reconciling`) → keyed archive → size check → store (Internal/Store)
-// → mark saved → tell other objects of the store.
+// The save path: snapshot → what is stored now and each replica's changes (`+Reconciling`) →
+// keyed archive → size check → store → mark saved → tell other objects of the store.
 
 extension AppSettingsObject {
     /// Writes the whole settings set to `UserDefaults` as one keyed archive and flushes it to

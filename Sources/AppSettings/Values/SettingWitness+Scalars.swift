@@ -283,7 +283,7 @@ final class DateWitness: SettingWitness<Date>, @unchecked Sendable {
     /// function (`TextForms.date(fromText:)`).
     override func overrideValue(from stored: StoredValue) throws -> Date {
         guard case .string(let text) = stored else { return try value(from: stored) }
-        guard let date = JSONForm.date(fromText: OverrideText.trimmed(text)) else {
+        guard let date = TextForms.date(fromText: OverrideText.trimmed(text)) else {
             throw OverrideText.mismatch(Date.self, text, "expected \(SchemaNode.date.expectedText)")
         }
         return date

@@ -48,9 +48,6 @@ package enum StoredSets {
         try? JSONReader.value(from: Data(text.utf8))
     }
 
-    /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
-    package static func storedValue(fromJSON value: Any) -> StoredValue? { JSONForm.storedValue(fromJSON: value) }
-
     /// `value` typed like `template`, the value stored for the same setting (see `JSONForm`);
     /// throws `StoredValueMismatch`.
     package static func storedValue(

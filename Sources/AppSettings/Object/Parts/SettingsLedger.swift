@@ -37,16 +37,6 @@ struct SettingsLedger: ObjectPart {
         _state.withLock { $0.stored }
     }
 
-    /// The base becomes `base`: what a scratch copy wrote on this object's behalf.
-    func replaceStoredBase(with base: StoredBase) {
-        _state.withLock { $0.stored = base }
-    }
-
-    /// The record of synced settings the next save writes is `record`.
-    func recordCloudRecord(_ record: CloudRecord) {
-        _state.withLock { $0.stored.cloudRecord = record }
-    }
-
     /// The stored values of this set that no setting took (an object decoded inside a collection).
     func recordUnknownValues(_ unknownValues: [String: StoredValue]) {
         _state.withLock { $0.stored.unknownValues = unknownValues }

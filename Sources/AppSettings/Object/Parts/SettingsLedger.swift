@@ -1,10 +1,7 @@
 import Foundation
 
-/// The ledger of an object: what is stored and what changed. A load (`+Loading`), a save
-/// (`+Saving`, `+Merging`) and another writer's notice (`+OtherWriters`) go through it: it takes
-/// the snapshot a save writes, decides what is written under the store's lock, and records what
-/// the store holds afterwards (`ObjectState.stored`, a ``StoredBase``, and `ObjectState.changes`, a
-/// ``ChangeTracking``).
+/// The ledger of an object: what is stored (``StoredBase``) and what changed
+/// (``ChangeTracking``), for a load, a save and another writer's notice.
 struct SettingsLedger: ObjectPart {
     let object: AppSettingsObject
 

@@ -1,12 +1,10 @@
 import Foundation
 import Observation
 
-// Overrides: launch arguments, environment variables and managed configuration put a value over
-// a setting without saving it. The user's value stays in the slot (saved, compared, copied and
-// exported as before) and readers see the override's (`SettingSlot.setOverride`); the read path
-// does not change. A live object that is not nested looks for overrides at initialization and
-// again when managed configuration changes; nested objects get theirs from it, by their place
-// in the set (`-MySettings.audio.volume`).
+// Overrides put a value over a setting without saving it: the user's value stays in the slot and
+// readers see the override's (`SettingSlot.setOverride`). A live object that is not nested looks
+// for them at initialization and when managed configuration changes; nested objects get theirs
+// from it, by their place in the set (`-MySettings.audio.volume`).
 
 /// What a live object that is not nested found of overrides.
 struct OverrideState {

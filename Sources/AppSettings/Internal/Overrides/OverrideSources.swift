@@ -98,9 +98,10 @@ extension SettingsStore {
     /// Apple's managed app configuration is the app's, whatever the suite: no domain.
     var managedConfigurationDomain: String {
         #if os(Linux) && !APPLE_STAND_INS
-            domainName
+            if let preferencesDomain { return preferencesDomain.location.domainName }
+            return DomainLocation.of(suiteNamed: location.storage?.suiteName).domainName
         #else
-            ""
+            return ""
         #endif
     }
 }

@@ -219,14 +219,4 @@
     func systemError(key: String, _ what: String) -> AppSettingsError {
         .storeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
     }
-
-    extension SettingsStore {
-        /// The name of the `UserDefaults` domain this store is, or stands for: an in-memory store
-        /// stands for the suite of its name, a test's store (of `.isolatedAppSettings`) for
-        /// `.standard`. Its directory holds the store's managed configuration file.
-        var domainName: String {
-            if let preferencesDomain { return preferencesDomain.location.domainName }
-            return DomainLocation.of(suiteNamed: location.storage?.suiteName).domainName
-        }
-    }
 #endif

@@ -236,8 +236,7 @@ struct SettingsStore: @unchecked Sendable {
     struct LockedRead {
         /// What the key holds, or `nil`: the newer set, as ``SettingsStore/read(refresh:)`` finds it.
         var stored: PreferencesValue?
-        /// The `$generation` the set written carries: one above the newest set the domain or its
-        /// recovery copy holds, so that a read tells it from an older set put back (``read(refresh:)``).
+        /// The `$generation` the set written carries: one above the newest set stored.
         let generation: Int64
         fileprivate let store: SettingsStore
 
@@ -262,11 +261,9 @@ struct SettingsStore: @unchecked Sendable {
         var beforeWriting: [() -> Void] = []
     }
 
-    /// Under the domain's exclusive lock, so that no other process writes in between: re-reads
-    /// what is stored from disk (the newer set, as ``read(refresh:)`` finds it), lets `decide` make
-    /// the bytes to write from it (``LockedRead``, with the `generation` they carry), then writes
-    /// them and flushes. When a backup is asked for, it is first kept under
-    /// ``SettingsKey/backupKey(at:)``; that key is returned.
+    /// Under the domain's exclusive lock: re-reads what is stored from disk (as ``read(refresh:)``
+    /// finds it), lets `decide` make the bytes to write (``LockedRead``), then writes and flushes
+    /// them, first keeping a backup under ``SettingsKey/backupKey(at:)`` when asked (returned).
     func write<Decision>(
         _ decide: (LockedRead) throws -> Write<Decision>
     ) throws -> (backupKey: String?, decision: Decision) {
@@ -363,13 +360,10 @@ struct SettingsStore: @unchecked Sendable {
         }
     }
 
-    /// Takes the set away whether or not it can be read, keeping its bytes as a save keeps an
-    /// unreadable set's: under a backup key (``SettingsKey/backupKey(at:)``), written with the
-    /// removal of the key and its recovery copy, under the exclusive lock. Returns the backup key.
-    ///
-    /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when nothing is stored under the key
-    ///   (nor in its recovery copy); ``AppSettingsError/storeFailed(key:reason:)`` when the domain
-    ///   cannot be written.
+    /// Takes the set away whether or not it can be read, keeping its bytes under a backup key
+    /// (returned) as a save keeps an unreadable set's, in one write under the exclusive lock.
+    /// Throws `readFailed` when nothing is stored (nor in its recovery copy), `storeFailed` when
+    /// the domain cannot be written.
     func removeKeepingBackup(alsoRemoving otherKeys: (PreferencesValue) -> [String] = { _ in [] }) throws -> String {
         try HeldLocks.holding {
             try domain.withLock(exclusive: true, key: key) { () throws -> String in

@@ -278,7 +278,7 @@ struct SettingsOverrides: ObjectPart {
                     ignored.append(
                         IgnoredOverride(
                             setting: path, source: candidate.source, origin: candidate.origin, value: candidate.text,
-                            reason: Self.overrideProblem(error)))
+                            reason: "\(error)"))
                 }
             }
             if let chosen { decided.append(chosen) } else { cleared.append(slot) }
@@ -294,10 +294,6 @@ struct SettingsOverrides: ObjectPart {
             return changed.sorted()
         }
         if !changed.isEmpty { changes.append((object, changed)) }
-    }
-
-    private static func overrideProblem(_ error: any Error) -> String {
-        "\(error)"
     }
 }
 

@@ -39,6 +39,9 @@ package enum StoredSets {
         set.storedSchema?.properties.values.filter(\.isCheckedByApp).map(\.name).sorted() ?? []
     }
 
+    /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
+    package static func storedValue(fromJSON value: Any) -> StoredValue? { StoredValue(propertyListValue: value) }
+
     /// The value JSON text holds (read exactly, as documents are: `JSONReader`); `nil` when the
     /// text is not JSON.
     package static func storedValue(fromJSONText text: String) -> StoredValue? {

@@ -45,21 +45,16 @@ public enum AppSettingsError: Error, Equatable, Sendable, CustomStringConvertibl
     /// settings keep what they held.
     case readFailed(key: String, reason: String)
     /// The store holds a set that cannot be read now (Apple platforms: protected data before the
-    /// device's first unlock or during prewarming, when `UserDefaults` reads empty while its file
-    /// exists; Linux: a domain file or recovery copy that exists but cannot be opened). A load
-    /// keeps the developer defaults and says so in ``AppSettingsObject/lastLoadError``; a
-    /// synchronization throws it and writes nothing, so the stored set is never overwritten. Once
-    /// the store can be read, the set loads, with unsaved changes kept on top: on Apple platforms
-    /// when protected data becomes available, elsewhere (and in an extension) at the next
-    /// synchronization, which merges with it.
+    /// device's first unlock or during prewarming; Linux: a file of the set that exists but cannot
+    /// be opened). A load keeps the developer defaults; a synchronization throws it and writes
+    /// nothing. Once the store can be read, the set loads with unsaved changes kept on top (see
+    /// <doc:ApplePlatforms>).
     case storeUnavailable(key: String, reason: String)
     /// The store keeps two copies of the set under `key` (Linux: the `UserDefaults` domain and the
-    /// library's recovery copy), they differ, and which one is newer cannot be told (`reason` names
-    /// the recovery copy's file and the two sets' generations: each save since generations carries
-    /// one more than the newest set stored, one saved before carries none). The domain's set was
-    /// loaded, and the next save writes over both. Where the copy's generation is higher, or the
-    /// domain's set has none, the copy's set is loaded instead, without this error: another writer
-    /// put an older set back into the domain.
+    /// library's recovery copy) that differ, and neither's generation says which is newer (`reason`
+    /// names the copy's file and both generations). The domain's set was loaded, and the next save
+    /// writes over both. (When the copy's generation is higher, or the domain's set has none, the
+    /// copy's set is loaded instead, without this error.)
     case ambiguousStoredSet(key: String, reason: String)
     /// A JSON document of settings (``AppSettingsObject/update(fromJSON:replacingAll:)``, the
     /// `appsettings` tool) is not JSON, not a JSON object, or has a `$schemaVersion` that is not an

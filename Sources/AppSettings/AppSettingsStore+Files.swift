@@ -18,10 +18,9 @@ extension AppSettingsStore {
         (makeDomain() as? any DomainFileWriting)?.domainFileURL
     }
 
-    /// On Linux, the file that holds the library's recovery copy of the set stored under `key`
-    /// (`<configuration directory>/AppSettings/<domain>/<key>.archive`: two slots written in
-    /// turns, so that one always holds a whole copy), written with every synchronization and used
-    /// when the domain file lost the key; `nil` on Apple platforms and for an in-memory store.
+    /// On Linux, the file of the library's recovery copy of the set stored under `key`
+    /// (`<configuration directory>/AppSettings/<domain>/<key>.archive`), written with every
+    /// synchronization; `nil` on Apple platforms and for an in-memory store.
     /// `StoredSettingsInspector` (`AppSettingsStoredSets`) reads it.
     ///
     /// ```swift

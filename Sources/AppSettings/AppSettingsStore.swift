@@ -14,21 +14,11 @@ import Foundation
 /// kind of store with the same name (`.suite("a") == .suite("a")`, whatever object made each), so
 /// the library never has to find out which suite a `UserDefaults` reads: it is told.
 ///
-/// An App Group's store (``appGroup(_:)``) serializes the app's and its extensions' writers with a
-/// lock file in the group's container and tells their live objects of each write; a suite's store
-/// (``suite(_:)``) serializes the writers of this process and tells this app's other processes.
-/// A store made from a `UserDefaults` (``userDefaults(_:)``) is named when the library made or was
-/// told of that `UserDefaults` (`.standard`, `UserDefaults(appGroup:)`, a store's own
-/// ``AppSettingsObject/userDefaults``); any other `UserDefaults` cannot be named (Apple platforms do
-/// not say which suite one reads, and the library never writes into a suite to find out): its
-/// writers are serialized within the process only, and it equals only a store of the same object.
-///
-/// An in-memory store behaves as a suite does: several objects of one store (of one name, in one
-/// process) merge per setting when they synchronize and tell each other of saves; revert, reset,
-/// remove, documents, overrides and observation work as they do on a suite. Nothing is written to
-/// disk, and the values last as long as the process. Use it for SwiftUI previews, for tests (or
-/// let the `AppSettingsTesting` library's `.isolatedAppSettings` trait give each test its own),
-/// and for settings that should not outlive the process.
+/// Each kind says how its writers are serialized and who hears of their writes: see
+/// ``appGroup(_:)``, ``suite(_:)``, ``userDefaults(_:)`` (a `UserDefaults` the library cannot
+/// name) and ``inMemory(_:)`` (a suite without disk: for SwiftUI previews, tests, or settings that
+/// should not outlive the process; the `AppSettingsTesting` library's `.isolatedAppSettings` trait
+/// gives each test its own).
 public struct AppSettingsStore {
     /// What a store is: its kind and name. Stores are equal when their identities are.
     enum Identity: Hashable, Sendable {

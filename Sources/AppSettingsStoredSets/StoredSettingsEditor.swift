@@ -4,25 +4,16 @@ import Foundation
 /// Edits a stored settings set by stored name, without the app's settings classes: the writes of
 /// the `appsettings` tool (`set`, `import`). Not part of the library's API (SPI).
 ///
-/// Every edit goes through the library's store, as a synchronization does: under the domain's
-/// lock the stored set is re-read, the edit is made on what is stored right then (so no other
-/// writer's change is lost), and the new archive is written with its recovery copy and announced
-/// to the live objects of other processes (an object with
-/// ``AppSettingsObject/reloadsWhenStoredSettingsChange`` reloads) and of this one.
+/// Every edit goes through the library's store, as a synchronization does: re-read under the
+/// domain's lock, edited, written with its recovery copy and announced to live objects. Without a
+/// class, a value is typed like the value stored for its setting (a JSON string is a date where a
+/// date is stored), so only stored settings can be edited, and `nil` only where `nil` is stored. A
+/// set that cannot be read entirely is never rewritten. Refusals throw and write nothing.
 ///
-/// Without a class, a value is typed like the value stored for its setting: a JSON string is a
-/// date where a date is stored, base64 where `Data` is stored. So only stored settings can be
-/// edited, and `nil` (JSON null) only where `nil` is stored. A set that cannot be read entirely is
-/// never rewritten. Refusals throw an ``AppSettingsError`` and write nothing.
-///
-/// A set saved by an app built with this version carries its schema (`$schema`, see
-/// `StoredSchema`): every changed value is then checked against it, as the app's
-/// ``AppSettingsObject/update(fromJSON:replacingAll:)`` would check it: a value outside a
-/// `@Setting(in:)` range, a raw value no case of a `CaseIterable` type has, `null` for a setting
-/// that is not optional, a value of another form; before it is typed, and refused with the very
-/// error `update(fromJSON:)` throws for it. A set stored before has no schema and gets the checks
-/// above only, refused in the same words for what the stored value is (`a Boolean`, `an integer
-/// in -9223372036854775808...9223372036854775807`).
+/// A set that carries its schema (`$schema`, `StoredSchema`) has every changed value checked
+/// against it before it is typed, refused with the very error
+/// ``AppSettingsObject/update(fromJSON:replacingAll:)`` throws; a set stored before gets the checks
+/// above only, in the same words.
 @_spi(AppSettingsTool)
 public enum StoredSettingsEditor {
     /// Sets one stored setting to the value `text` gives. A JSON object changes the entries it
@@ -66,10 +57,9 @@ public enum StoredSettingsEditor {
         }
     }
 
-    /// Takes a stored set away, whether or not it can be read, keeping its bytes as the app keeps
-    /// an unreadable set's: under `<key>.unreadable-<ms>` (returned), written before the set and
-    /// its recovery copy are removed, under the domain's lock. The app then loads its developer
-    /// defaults.
+    /// Takes a stored set away, whether or not it can be read, keeping its bytes under
+    /// `<key>.unreadable-<ms>` (returned) as the app keeps an unreadable set's; the app then loads
+    /// its developer defaults.
     ///
     /// - Parameters:
     ///   - userDefaults: The suite.

@@ -6,17 +6,11 @@ import Foundation
 ///
 /// `defaults read` shows a settings set as an opaque `<data>` blob. The inspector reads that blob
 /// with the library's own defensive reader (never `NSKeyedUnarchiver`), so damaged bytes are
-/// reported, never a trap, and turns it into a JSON-ready dictionary of stored names to values,
-/// which `JSONSerialization` accepts as it is:
-///
-/// - Booleans as `Bool`, integers as `Int` (`UInt64` above `Int.max`), real numbers as `Double`;
-///   a stored `nil` as `NSNull`; strings, arrays and dictionaries as they are; nested settings
-///   objects and `Codable` values as dictionaries.
-/// - Dates as ISO 8601 strings in UTC (with as many digits of fractional seconds as it takes to
-///   read back the same date); `Data` as base64 (an `NSSecureCoding` value is stored as an
-///   archive of its own, so it shows as base64 too); URLs and UUIDs as strings; sets as arrays,
-///   sorted so that the output is stable; real numbers that are not finite as `"nan"`, `"inf"` or
-///   `"-inf"`.
+/// reported, never a trap, and turns it into a dictionary of stored names to values that
+/// `JSONSerialization` accepts as it is, in the JSON form of ``AppSettingsObject/jsonRepresentation()``:
+/// Booleans as `Bool`, integers as `Int` (`UInt64` above `Int.max`), reals as `Double`, `nil` as
+/// `NSNull`, dates as ISO 8601 text, `Data` (and `NSSecureCoding` values) as base64, sets as
+/// sorted arrays, non-finite numbers as `"nan"`, `"inf"` or `"-inf"`.
 ///
 /// Keys that begin with `$` are the inspector's own (declared stored names never do):
 /// `"$schemaVersion"` is the ``AppSettingsObject/schemaVersion`` the set was stored with, and

@@ -19,16 +19,12 @@ extension AppSettingsObject {
 }
 
 extension Announcer {
-    /// Tells observers, the parent object (unless the change is one the parent made itself,
-    /// `propagatesToParent: false`) and notification observers that settings changed.
+    /// Tells observers, the parent object (unless `propagatesToParent` is `false`: the parent made
+    /// the change) and notification observers that settings changed. A change of the user's value
+    /// under an override is told to the parent only, unless `hidingOverridden` is `false`.
     ///
-    /// A change of the user's value of a setting an override holds is not seen by readers: it
-    /// is told to the parent (which has an unsaved change then) but not to observers, unless
-    /// `hidingOverridden` is `false` (the override itself changed).
-    ///
-    /// Deliveries are made one thread at a time per object, outside the lock, and coalesced: a
-    /// change made while another thread delivers (or from an observer, or in a transaction) waits,
-    /// merged, for its next delivery (``Announcements``). The parent is told at once, on this thread.
+    /// Deliveries are made one thread at a time per object, outside the lock, and coalesced
+    /// (``Announcements``); the parent is told at once, on this thread.
     func announce(_ indices: [Int], propagatesToParent: Bool = true, hidingOverridden: Bool = true) {
         guard !indices.isEmpty else { return }
         // Read once: every assignment comes here, and each `slots` of a part is the object's.
@@ -86,10 +82,9 @@ extension SettingsLedger {
         return scratch
     }
 
-    /// Puts the values of `snapshot` (of an object of the same class) into this object, which
-    /// nobody else sees yet: nested ones into the nested objects, with the settings the class
-    /// does not declare and the schema version; nothing is announced. A scratch copy is filled
-    /// this way, for a merge as for a copy; a live object takes values through `take(_:as:)`.
+    /// Puts the values of `snapshot` (of an object of the same class) into this unpublished
+    /// object, nested ones included, with the undeclared settings and the schema version;
+    /// nothing is announced. How a scratch copy is filled (a live object uses `take(_:as:)`).
     func fill(from snapshot: Snapshot) {
         _state.withLock { state in
             for slot in slots where slot.nestedObject == nil {

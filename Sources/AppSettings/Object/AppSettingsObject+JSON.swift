@@ -8,11 +8,9 @@ extension AppSettingsObject {
     /// and the `appsettings` tool show a stored set in, for an export, a backup or a support report.
     ///
     /// A JSON object, pretty printed with its keys sorted: `"$schemaVersion"` (this class's
-    /// ``schemaVersion``) and each setting by stored name. Nested settings objects are objects,
-    /// dates ISO 8601 text in UTC, `Data` and `NSSecureCoding` values base64, sets sorted arrays,
-    /// `nil` null, a `RawRepresentable` its raw value, a `Codable` value its property-list form,
-    /// non-finite numbers `"nan"`, `"inf"` or `"-inf"`. `const` settings are never included, nor
-    /// stored settings this class does not declare. ``update(fromJSON:replacingAll:)`` reads it back.
+    /// ``schemaVersion``) and each setting by stored name, in the forms <doc:SettingsAsDocuments>
+    /// lists; `const` settings and stored settings this class does not declare are never included.
+    /// ``update(fromJSON:replacingAll:)`` reads it back.
     ///
     /// ```swift
     /// let document = try MySettings.shared.jsonRepresentation()
@@ -31,9 +29,6 @@ extension AppSettingsObject {
     public final func jsonRepresentation() throws -> Data {
         let snapshot = ledger.takeSnapshot()
         let encoded = try SettingsCodec(object: self).encodedSettings(snapshot, includingUnknown: false)
-        // Every export is a document of its own schema: a value with no form there (a date after
-        // 9999 or before year 1, which ISO 8601 text cannot name) is refused, not written for an
-        // import to refuse.
         if let problem = SchemaNode.problem(
             with: encoded.mapValues(\.jsonForm), properties: forms.schemaProperties(includingDefaults: false),
             prefix: "")
@@ -55,17 +50,10 @@ extension AppSettingsObject {
     ///
     /// The document has the form ``jsonRepresentation()`` writes; it may name only some settings
     /// (a nested settings object only some of its settings). Each value is read by the declared
-    /// type of its setting: ISO 8601 text for a `Date` (any time zone, any digits of fractional
-    /// seconds), base64 for `Data` and `NSSecureCoding` values, the raw value of an enum, a string
-    /// for a `URL` or a `UUID`, an array for a `Set`, `"nan"`, `"inf"` and `"-inf"` for non-finite
-    /// numbers. Then, as for every load, each value passes through its setting's `validate:`, and
-    /// ``checkAfterDecode()`` runs. The change is unsaved, like any other: call
-    /// ``synchronizeToUserDefaults()`` to store it. Observers get one notification.
-    ///
-    /// A `"$schemaVersion"` older than this class's ``schemaVersion`` runs
-    /// ``migrate(_:fromSchemaVersion:)`` first, on the document's values as JSON gives them
-    /// (dates and `Data` as strings, `nil` as `NSNull`); a document without one is taken to be of
-    /// this class's version.
+    /// type of its setting, migrated from an older `"$schemaVersion"` by
+    /// ``migrate(_:fromSchemaVersion:)``, passed through its setting's `validate:`, then
+    /// ``checkAfterDecode()`` runs (<doc:SettingsAsDocuments> says what each type accepts). The
+    /// change is unsaved, like any other, and observers get one notification.
     ///
     /// ```swift
     /// let document = try Data(contentsOf: backupURL)

@@ -1,9 +1,7 @@
 import Foundation
 
-// The load path, in the order it runs: store (Internal/Store) → keyed-archive reader (validates
-// every byte) → stored values → schema migration → per-setting conversion and `validate` →
-// `checkAfterDecode()`. At initialization the object loads itself; `resetToUserDefaults()` loads
-// a scratch copy and adopts it in one step.
+// The load path: store (Internal/Store) → keyed-archive reader (validates every byte) → stored
+// values → schema migration → per-setting conversion and `validate` → `checkAfterDecode()`.
 
 extension AppSettingsObject {
     /// Throws away unsaved changes and reloads what is stored, re-reading it from disk first so
@@ -59,10 +57,7 @@ extension SettingsLedger {
     }
 
     /// Loads what is stored into this object, which nobody else can see yet (an initializing
-    /// object or a scratch copy), and records what happened in its state.
-    ///
-    /// The data path: store → keyed-archive reader (validates every byte) → stored values →
-    /// schema migration → per-setting conversion and `validate` → `checkAfterDecode()`.
+    /// object or a scratch copy), and records what happened in its state (the path: top of file).
     func loadStoredState(refresh: Bool) -> AppSettingsError? {
         let found: (object: PreferencesValue, source: StoredSource)?
         do {
@@ -95,8 +90,7 @@ extension SettingsLedger {
         // next synchronization writes it back.
         if found.source == .recoveryCopyOverOlder { _state.withLock { $0.changes.recordWholeSetChange() } }
         // The domain's bytes could not be read at all: a whole recovery copy (Linux) is the set as
-        // last saved, or as the save in flight left it. Nothing was applied from the domain, so the
-        // copy loads over the developer defaults; the domain's bytes are backed up by the next save.
+        // last saved; it loads over the developer defaults.
         guard case .unreadableArchive? = loadError, found.source == .userDefaults else { return loadError }
         let copy: Data?
         do {
@@ -105,17 +99,15 @@ extension SettingsLedger {
             return loadError  // the copy cannot be read either: the domain's error says what was lost
         }
         guard let copy, codec.readStoredSettings(copy).error == nil else { return loadError }
-        // The base is the copy's bytes: the domain's differ, so a save backs them up (as bytes it
-        // could not read) before it replaces them. Unsaved, as imported values are, so that the
-        // next synchronization repairs the domain.
+        // The base is the copy's bytes, so a save backs the domain's up before replacing them;
+        // unsaved, so that the next synchronization repairs the domain.
         let copyError = loadStoredState(from: .data(copy), source: .recoveryCopyOverUnreadable)
         _state.withLock { $0.changes.recordWholeSetChange() }
         return copyError
     }
 
-    /// Loads the values under the settings' legacy keys (nested objects' too) into this
-    /// unpublished object, as a load would: converted, validated, then `checkAfterDecode()`.
-    /// Returns whether any value was found.
+    /// Loads the values under the settings' legacy keys (nested objects' too), as a load would;
+    /// returns whether any value was found.
     private func loadLegacyValues(problems: inout LoadProblems) -> Bool {
         let entries = legacyEntries(in: store, path: "", problems: &problems)
         guard !entries.isEmpty else { return false }
@@ -152,8 +144,7 @@ extension SettingsLedger {
         return entries
     }
 
-    /// Decodes what was read from the store into this unpublished object, and records it as the
-    /// object's stored base.
+    /// Decodes `read` into this unpublished object and records it as the object's stored base.
     func loadStoredState(from read: PreferencesValue, source: StoredSource) -> AppSettingsError? {
         // What `validate:` or `checkAfterDecode()` repairs while the values go in counts as a
         // change after it (`fill(fromStored:)`): unsaved, so that the next save stores the repair.
@@ -209,7 +200,6 @@ extension SettingsLedger {
         return settings.error ?? problems.error(key: userDefaultsKey)
     }
 
-    /// The names that are stored: every setting but the `const` ones.
     var storedSettingNames: [String] {
         slots.filter { !$0.isConstant }.map(\.name)
     }

@@ -41,8 +41,7 @@ extension SettingsLedger {
     }
 
     /// Reloads what is stored when this object has no unsaved changes, into every setting not
-    /// changed since that was checked: an assignment made meanwhile on another thread stays, and
-    /// stays unsaved.
+    /// changed since that was checked (an assignment made meanwhile stays, unsaved).
     private func reloadIfClean() {
         let snapshot = takeSnapshot()
         guard _state.withLock({ $0.changes.savedGeneration == snapshot.changes.generation }) else { return }
@@ -63,11 +62,9 @@ extension SettingsLedger {
         if let error { Log.error("\(type(of: object)): reloading what another writer stored: \(error)") }
     }
 
-    /// Told that another instance or process wrote the stored set: reloads if asked to and
-    /// clean, then posts ``storedSettingsDidChangeNotification`` and yields the event.
-    /// When the last load found the store unavailable (``AppSettingsError/storeUnavailable(key:reason:)``)
-    /// and it can be read now: loads what it holds into every setting not changed since, so the
-    /// changes made meanwhile stay on top, unsaved. Called when protected data becomes available.
+    /// Called when protected data becomes available: when the last load found the store
+    /// unavailable and it can be read now, loads it into every setting not changed since (the
+    /// changes made meanwhile stay on top, unsaved).
     func reloadIfStoreBecameAvailable() {
         guard embeddingParent == nil, case .storeUnavailable? = _state.withLock({ $0.lastLoadError }) else { return }
         var snapshot = takeSnapshot()
@@ -100,13 +97,10 @@ extension SettingsLedger {
 /// Loads the sets that could not be read when protected data becomes available (Apple platforms:
 /// UIKit's `protectedDataDidBecomeAvailableNotification`, "posts when the protected files become
 /// available for your code to access", and AppKit's; observed by name, Foundation only). Started
-/// before a load first asks whether protected data is available (Apple platforms) and by the first
-/// load that finds a store unavailable, so that no notice falls between the check and the
-/// observer. Elsewhere, and in an extension, which gets neither notification, the next
-/// synchronization reads the store again and merges.
-///
-/// An object still initializing is not live yet: a notice that arrives while it loads is counted
-/// (``noticeCount``), and the object reloads once it is published when the count moved.
+/// before the first availability check and by the first load that finds a store unavailable, so
+/// that no notice falls between the check and the observer. Elsewhere (and in an extension) the
+/// next synchronization reads the store again. An object still initializing reloads once
+/// published when ``noticeCount`` moved meanwhile.
 enum StoreAvailabilityWatcher {
     private static let notices = Protected(0)
     /// How many notices arrived: read before a load, compared once the object is live.

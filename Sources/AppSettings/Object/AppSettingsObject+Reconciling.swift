@@ -1,12 +1,9 @@
 import Foundation
 
-// Every write of the set reconciles it, one rule for every place a value lives (`Reconciliation`):
-// under the domain's lock what is stored now is re-read; each replica (`SettingsReplica`: the
-// places a value lives besides the set, `AppSettingsObject+Replicas.swift`) proposes what it changed since its base; this object's
-// unsaved changes win (a save), then the replicas' changes, then the stored set's; settings this
-// class does not declare are the stored set's. Settings are reconciled per top-level setting: a
-// nested settings object is one setting. The values taken go through a scratch copy
-// (conversion, `validate:`, `checkAfterDecode()`), and the object adopts them afterwards.
+// Every write of the set reconciles it by one rule (`Reconciliation`): under the domain's lock,
+// what is stored now is re-read and each replica (`AppSettingsObject+Replicas.swift`) proposes
+// what it changed; this object's unsaved changes win, then the replicas', then the stored set's,
+// per top-level setting. The values taken go through a scratch copy, then the object adopts them.
 
 extension SettingsLedger {
     /// What a reconciliation decided to write under the domain's lock.

@@ -1,11 +1,9 @@
 import Foundation
 
 extension SettingsLedger {
-    /// The replicas taking part in the object's reconciliations now (``SettingsReplica``): the
-    /// Settings app's keys when the class shows settings, the cloud store when the class syncs settings (while the object does not sync, its changes are
-    /// stamped to be sent later).
-    /// `replacement` takes the place of the replica with the same record (a pull's, which carries
-    /// its notice).
+    /// The replicas in the object's reconciliations now (``SettingsReplica``): the Settings app's
+    /// keys when the class shows settings, the cloud store when it syncs settings. `replacement`
+    /// takes the place of the replica with the same record (a pull's, which carries its notice).
     func replicas(replacing replacement: (any SettingsReplica)? = nil) -> [any SettingsReplica] {
         var replicas: [any SettingsReplica] = []
         if settingsApp.showsAny { replicas.append(SettingsAppReplica(object: object)) }

@@ -1,8 +1,7 @@
 import Foundation
 
-// The save path, in the order it runs: snapshot (under the object's lock) → what is stored now and
-// what each replica changed (`+Reconciling`) → keyed archive → size check → store (Internal/Store)
-// → mark saved → tell other objects of the store.
+// The save path: snapshot → what is stored now and each replica's changes (`+Reconciling`) →
+// keyed archive → size check → store → mark saved → tell other objects of the store.
 
 extension AppSettingsObject {
     /// Writes the whole settings set to `UserDefaults` as one keyed archive and flushes it to
@@ -11,34 +10,27 @@ extension AppSettingsObject {
     /// A clean object (nothing changed since the last load or synchronization) returns at once:
     /// no archiving, no I/O.
     ///
-    /// Other writers of the same set (another object, your app's extension, another process)
-    /// lose nothing: under the lock that serializes writers, what is stored now is re-read and
-    /// merged. A setting this object changed since its last load or synchronization is written
-    /// with this object's value; every other setting takes the stored value, and settings this
-    /// class does not declare are kept from the stored set. A setting changed on both sides goes
-    /// to the later synchronization and is reported as ``AppSettingsChange/mergeConflicts(_:)``.
-    /// Afterwards this object holds the merged set, without unsaved changes; the settings it took
-    /// from the store are announced as for ``resetToUserDefaults()``, after `validate:` and
-    /// ``checkAfterDecode()`` ran on them. When nobody else wrote since, nothing is merged.
+    /// Other writers of the same set (another object, your app's extension, another process) lose
+    /// nothing: under the lock that serializes writers, what is stored now is re-read and merged. A
+    /// setting this object changed since its last load or synchronization is written with this
+    /// object's value; every other setting, and every setting this class does not declare, keeps the
+    /// stored value. A setting changed on both sides goes to the later synchronization and is
+    /// reported as ``AppSettingsChange/mergeConflicts(_:)``. The settings taken from the store are
+    /// announced as for ``resetToUserDefaults()``.
     ///
     /// What is stored but cannot be read (nor merged) is first kept under
     /// `"<userDefaultsKey>.unreadable-<milliseconds>"`, then replaced by this object's set.
     ///
-    /// Calling it on a nested settings object synchronizes the object it is nested in. Called
-    /// inside the library's own write (on Apple platforms an observer of
-    /// `UserDefaults.didChangeNotification` registered with `queue: nil` runs there, on the
-    /// writing thread), it is made once that write released its locks, before the call that wrote
-    /// returns; the same holds for ``resetToUserDefaults()`` and ``removeFromUserDefaults()``.
+    /// Calling it on a nested settings object synchronizes the object it is nested in. Called inside
+    /// the library's own write (from an observer of `UserDefaults.didChangeNotification` registered
+    /// with `queue: nil` on Apple platforms), it runs once that write released its locks, before the
+    /// call that wrote returns; so do ``resetToUserDefaults()`` and ``removeFromUserDefaults()``.
     ///
-    /// - Throws: ``AppSettingsError`` when the key postfix is empty, a value cannot be encoded or
-    ///   the set exceeds the platform's limit (its domain, every key counted, may hold 4 MiB less
-    ///   64 KiB; 1 MiB less 64 KiB on tvOS and watchOS; nothing is written then), when the stored
-    ///   set cannot be read now (``AppSettingsError/storeUnavailable(key:reason:)``: protected
-    ///   data before the first unlock, or on Linux a file of the set that cannot be opened;
-    ///   nothing is written), or when the store cannot be written
-    ///   (``AppSettingsError/storeFailed(key:reason:)``: `UserDefaults` may hold the new set
-    ///   already, but without its recovery copy on Linux). In every case the object keeps its
-    ///   unsaved changes, so the next synchronization tries again.
+    /// - Throws: ``AppSettingsError`` when the key postfix is empty, a value cannot be encoded, the
+    ///   set exceeds the platform's limit (see <doc:StorageAndDataSafety>), the stored set cannot be
+    ///   read now (``AppSettingsError/storeUnavailable(key:reason:)``), or the store cannot be written
+    ///   (``AppSettingsError/storeFailed(key:reason:)``). Nothing is written in the first four cases;
+    ///   in every case the object keeps its unsaved changes, so the next synchronization tries again.
     public final func synchronizeToUserDefaults() throws {
         try HeldLocks.call("synchronizeToUserDefaults()") { [self] in
             try ledger.reconcile(.unsavedChanges, replicas: ledger.replicas())

@@ -22,23 +22,11 @@ extension AppSettingsObject {
     /// ```
     ///
     /// A document the schema takes, the import takes, and the other way round: both are made from
-    /// one description of what each type accepts (an integer of its type's range, a real number
-    /// within its type's range before any rounding, an ISO 8601 date and time that names a real
-    /// moment of the years 1 to 9999, canonical base64, a URL Foundation reads unchanged), and
-    /// every export is checked against it. The tests generate documents from the schema and hold
-    /// an independent validator and the import to the same verdict on each.
-    ///
-    /// A `Codable` value is an object of the members its `init(from:)` reads from its encoded
-    /// developer default (each of its type; one read only when present optional), and no others;
-    /// a part no reading describes says so in a `$comment` and takes any value. Each `default` is
-    /// what a new object holds (after ``resetToDeveloperDefaults()``).
-    ///
-    /// What a schema cannot say: a `Date` range is given as `formatMinimum` and `formatMaximum`
-    /// (validators that do not know them ignore them), and a `RawRepresentable` type that is not
-    /// `CaseIterable` is described by its raw type alone (the import takes only raw values that
-    /// make a case: make the type `CaseIterable` to list them). `validate:` closures and
-    /// ``checkAfterDecode()`` run only in the app: a setting with `validate:` says so in its
-    /// `$comment`.
+    /// one description of what each type accepts, and every export is checked against it. A
+    /// `Codable` value is an object of the members its `init(from:)` reads from its encoded
+    /// developer default. A `RawRepresentable` type that is not `CaseIterable` is described by its
+    /// raw type alone; for the rest a schema cannot say (a `Date` range, `validate:`), see
+    /// <doc:DescribingSettings>.
     ///
     /// - Returns: The schema as UTF-8 JSON text, pretty printed with its keys sorted.
     public static func jsonSchema() -> Data {

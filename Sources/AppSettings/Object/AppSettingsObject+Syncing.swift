@@ -1,25 +1,10 @@
 import Foundation
 
-// Syncing across devices (`@Setting(syncs: true)`), through a cloud key-value store:
-// - one cloud key per synced setting, "<userDefaultsKey>.<stored name>", holding an envelope:
-//   the value (as a property list) and its version, a `CloudStamp` (`Internal/Cloud/CloudRecord`);
-// - the record (`CloudRecord`, stored in the archive): per synced setting the stamp of the value
-//   stored here, the stamps iCloud refused, and the account they belong to;
-// - a save stamps each synced setting it changed past every stamp seen for it (the record's and
-//   the store's), then sends (in every reconciliation, `Internal/Cloud/CloudReplica.swift`)
-//   every synced setting whose stamp is newer than the one the store's local copy holds;
-// - every reconciliation (a save; a pull: any change notice, `startSyncing`, `refreshFromCloud`, an
-//   account change) compares each synced setting's stamp with the store's: the newer stamp's value
-//   wins, under this object's unsaved changes.
-//   A cloud value with a newer stamp is taken; a local one is sent (a write iCloud discarded, or
-//   an older upload that iCloud let win by its own timestamps, is recognized and sent again).
-//
-// No clock is involved, and notices are only a cue to compare: a notice that names no key, comes
-// twice, early, late or from inside `synchronize()` changes nothing, and the values converge on
-// every device to the greatest stamp. Nothing is sent while the store is signed out, and nothing
-// stamped for one account is sent to another: a value belongs to the account the store is signed
-// into when it is saved (signed out, the set's; after `stopSyncing()`, the last one the store was
-// seen signed into: `CloudPush.takeAccount` marks the old account's values `foreign`).
+// Syncing across devices (`@Setting(syncs: true)`; <doc:SyncingAcrossDevices>, `Internal/README.md`'s
+// `Cloud/`): each synced setting's value carries a `CloudStamp`, and every reconciliation keeps the
+// greater stamp, under this object's unsaved changes. No clock is involved: a notice is only a cue
+// to compare, so one that names no key, comes twice, early or late changes nothing. Nothing stamped
+// for one account is sent to another (`CloudPush.takeAccount`).
 
 extension AppSettingsObject {
     /// Starts syncing the settings declared `@Setting(syncs: true)` with `store`: the user's other
@@ -83,7 +68,6 @@ extension AppSettingsObject {
                 guard let self, let sync, !self.syncCoordinator.isSettled(with: sync) else { return }
                 self.syncCoordinator.pullReportingFailures(nil, from: sync)
             })
-        // The first download may come later, and silently: the store is checked again by itself.
         sync.checkAgainLater()
         try syncCoordinator.refresh(sync)
     }
@@ -105,13 +89,10 @@ extension AppSettingsObject {
     }
 
     /// Stops syncing: nothing more is sent or taken, but the object still sees which account the
-    /// store is signed into. A synced setting saved from now on belongs to that account (the last
-    /// one the store was signed into, while it is signed out), and is sent by the next
-    /// ``startSyncing(with:)`` when the store is then signed into it. So an unsaved change is saved
-    /// to the new account here too: a save made after the store signed into another account saves
-    /// its changes to that account, and the other synced settings, which keep their values here
-    /// until then, are the old account's: the next ``startSyncing(with:)`` gives them the new
-    /// account's values or their developer defaults, and never sends them.
+    /// store is signed into. A synced setting saved from now on belongs to that account (while
+    /// signed out, the last one), and the next ``startSyncing(with:)`` sends it when the store is
+    /// signed into it; the other synced settings keep the old account's values here until then, and
+    /// are given the new account's values or their developer defaults, never sent.
     ///
     /// An object that never synced since it was made does not see the store: what it saves belongs
     /// to the account its set last synced with.
@@ -123,6 +104,5 @@ extension AppSettingsObject {
         syncCoordinator.pause()
     }
 
-    /// This object's side of syncing: its pulls, its saves' record and pushes (``CloudCoordinator``).
     var syncCoordinator: CloudCoordinator { CloudCoordinator(object: self) }
 }

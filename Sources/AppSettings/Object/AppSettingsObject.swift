@@ -55,13 +55,9 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
     /// keep their developer defaults, the stored bytes stay untouched, and ``lastLoadError``
     /// says what happened.
     ///
-    /// `MySettings(userDefaults: suite)` is `MySettings(store: .userDefaults(suite))`: the library
-    /// names the store when it knows `suite` (`.standard`, `UserDefaults(appGroup:)`, the
-    /// ``userDefaults`` of another object). A `UserDefaults` it cannot name, such as one made with
-    /// `UserDefaults(suiteName:)`, is serialized within this process only: its writers in other
-    /// processes (an extension, a second instance of the tool) are not kept from writing at the
-    /// same moment, and its notices reach only this app's processes. Name the suite instead, with
-    /// `init(store: .suite(name))` or `init(store: .appGroup(identifier))`.
+    /// `MySettings(userDefaults: suite)` is `MySettings(store: .userDefaults(suite))`: see
+    /// ``AppSettingsStore/userDefaults(_:)`` for a `UserDefaults` the library cannot name (one made
+    /// with `UserDefaults(suiteName:)`), and name such a suite with `init(store:)` instead.
     ///
     /// - Parameter userDefaults: Where the set is stored: `.standard`, or a suite for an app
     ///   group or a separate set.

@@ -1,12 +1,8 @@
 import Foundation
 
-// How an override's value becomes a value of the setting's declared type. Launch arguments and
-// environment variables are text; managed configuration is property-list values (Apple) or JSON
-// (Linux) whose strings may be text forms too (a date as ISO 8601, data as base64, as the
-// inspector prints them). So a string is read by the declared type: Bool from YES/NO/true/false/1/0,
-// numbers that must fit, dates as ISO 8601, collections and `Codable` values from property-list
-// text as the argument domain reads it (`(a, b)`, `{key = value;}`) or from JSON. Each kind's
-// witness reads its own (`SettingWitness.overrideValue(from:)`) with the helpers here.
+// How an override's value becomes a value of the setting's declared type: a string (a launch
+// argument, an environment variable, or a managed-configuration string) is read by the declared
+// type, each kind's witness with the helpers here (`SettingWitness.overrideValue(from:)`).
 
 /// Reading the text of an override.
 enum OverrideText {

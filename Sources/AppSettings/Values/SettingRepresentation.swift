@@ -142,16 +142,9 @@ extension SettingRepresentation {
         SettingRepresentation(ConvertedWitness(storing: storing, reading: reading))
     }
 
-    /// Stores a value as a value of another setting type (see
-    /// `converted(_:to:storing:reading:)`); an assignment of an equal value
-    /// (`==`) is skipped.
-    ///
-    /// - Parameters:
-    ///   - type: The type whose values are stored: the conforming type.
-    ///   - storedType: The setting type the values are stored as.
-    ///   - storing: Converts a value to the stored type; an error it throws fails the save.
-    ///   - reading: Converts a stored value back; an error it throws makes the stored value
-    ///     unreadable.
+    /// Stores a value as a value of another setting type, as `converted(_:to:storing:reading:)`
+    /// does for any type (see there for the parameters); an assignment of an equal value (`==`)
+    /// is skipped.
     public static func converted<Value: Equatable, Stored: SettingValue>(
         _ type: Value.Type,
         to storedType: Stored.Type,

@@ -19,30 +19,15 @@ import Foundation
 /// extension MyColor: SettingValue {}          // an NSObject subclass that adopts NSSecureCoding
 /// ```
 ///
-/// A type that is `RawRepresentable` and `Codable` (a `String` enum that is `Codable`) is stored by
-/// its raw value. Each default is a ``SettingRepresentation`` you can also choose yourself, and a
-/// type that is none of these is stored as another setting type through two conversions you write:
+/// A type that is `RawRepresentable` and `Codable` is stored by its raw value. Each default is a
+/// ``SettingRepresentation`` you can also choose yourself, including `converted(_:to:storing:reading:)`,
+/// which stores any type as another setting type. A type that is none of these and declares none
+/// does not compile as a setting.
 ///
-/// ```swift
-/// extension HexColor: SettingValue {
-///     static var settingRepresentation: SettingRepresentation {
-///         .converted(HexColor.self, to: String.self, storing: { $0.hex }, reading: { try HexColor(hex: $0) })
-///     }
-/// }
-/// ```
-///
-/// A type that is none of these and declares no representation does not compile as a setting; it
-/// never fails at run time.
-///
-/// An `NSSecureCoding` class of Apple's frameworks (`NSColor`, `UIColor`, `NSAttributedString`, …)
-/// compiles but cannot be stored: only `NSKeyedUnarchiver` can decode it, and the library never runs
-/// that on stored bytes. Saving a set that holds one throws
-/// ``AppSettingsError/encodingFailed(key:setting:reason:)`` naming the setting, so nothing is saved that
-/// could never load. Store its parts instead (for a color, a `Codable` struct of its components).
-/// Foundation's value classes (`NSString`, `NSNumber`, `NSData`, `NSDate`, `NSURL`, `NSUUID`, the
-/// collections, `NSNull`) are read by the library itself and work.
-///
-/// See <doc:StorableTypes> for every way, and what each stores.
+/// An `NSSecureCoding` class of Apple's frameworks (`NSColor`, `UIColor`, …) compiles but
+/// cannot be stored (only `NSKeyedUnarchiver` decodes it): saving throws
+/// ``AppSettingsError/encodingFailed(key:setting:reason:)``. See <doc:StorableTypes> for every way,
+/// and what each stores.
 public protocol SettingValue {
     /// How values of this type are stored, read back, compared, and read from JSON and from
     /// overrides.

@@ -145,10 +145,8 @@ final class EquatableCodableWitness<Value: Codable & Equatable>: CodableWitness<
 final class SecureCodingWitness<Value: NSObject & NSSecureCoding>: SettingWitness<Value>, @unchecked Sendable {
     /// The object as a nested keyed archive (`NSData`) written by Foundation's archiver.
     ///
-    /// Throws (the save fails with ``AppSettingsError/encodingFailed(key:setting:reason:)``, naming
-    /// the setting) when the library's decoder could never read the value back: an instance of a
-    /// Foundation, AppKit or UIKit class (`NSColor`, `UIColor`, `NSAttributedString`, …), whose
-    /// `init(coder:)` needs `NSKeyedUnarchiver` itself. Storing it would lose the setting silently.
+    /// Throws (the save fails, naming the setting) for a class of Apple's frameworks, whose
+    /// `init(coder:)` needs `NSKeyedUnarchiver` itself: the library's decoder could never read it back.
     override func storedValue(of value: Value) throws -> StoredValue {
         // The declared class decides: the decoder is asked for it (an instance may be a private
         // subclass, such as `__NSCFString` for `NSString`).

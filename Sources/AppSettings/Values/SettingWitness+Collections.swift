@@ -11,7 +11,6 @@ final class OptionalWitness<Wrapped>: SettingWitness<Wrapped?>, @unchecked Senda
         super.init()
     }
 
-    /// `NSNull` for `nil`, the wrapped value's form otherwise.
     override func storedValue(of value: Wrapped?) throws -> StoredValue {
         guard let value else { return .null }
         return try wrapped.storedValue(of: value)
@@ -60,7 +59,6 @@ final class ArrayWitness<Element>: SettingWitness<[Element]>, @unchecked Sendabl
         super.init()
     }
 
-    /// An `NSArray`.
     override func storedValue(of value: [Element]) throws -> StoredValue {
         .array(try value.map(element.storedValue(of:)))
     }
@@ -106,7 +104,6 @@ final class SetWitness<Element: Hashable>: SettingWitness<Set<Element>>, @unchec
         super.init()
     }
 
-    /// An `NSSet`.
     override func storedValue(of value: Set<Element>) throws -> StoredValue {
         .set(try value.map(element.storedValue(of:)))
     }
@@ -147,7 +144,6 @@ final class DictionaryWitness<Value>: SettingWitness<[String: Value]>, @unchecke
         super.init()
     }
 
-    /// An `NSDictionary`.
     override func storedValue(of dictionary: [String: Value]) throws -> StoredValue {
         .dictionary(try dictionary.mapValues(value.storedValue(of:)))
     }

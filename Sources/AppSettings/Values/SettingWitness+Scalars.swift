@@ -7,7 +7,6 @@ import Foundation
 // MARK: - Bool
 
 final class BoolWitness: SettingWitness<Bool>, @unchecked Sendable {
-    /// A Boolean `NSNumber`.
     override func storedValue(of value: Bool) -> StoredValue { .bool(value) }
 
     /// A Boolean, or the integers 0 and 1.
@@ -49,7 +48,6 @@ final class BoolWitness: SettingWitness<Bool>, @unchecked Sendable {
 /// The witness of every integer type: a stored integer that does not fit the declared type is a
 /// mismatch, never a truncation.
 final class IntegerWitness<Integer: FixedWidthInteger>: SettingWitness<Integer>, @unchecked Sendable {
-    /// An integer `NSNumber`.
     override func storedValue(of value: Integer) -> StoredValue {
         if let signed = Int64(exactly: value) { return .integer(signed) }
         return .unsignedInteger(UInt64(value))
@@ -112,7 +110,6 @@ final class IntegerWitness<Integer: FixedWidthInteger>: SettingWitness<Integer>,
 // MARK: - Real numbers
 
 final class DoubleWitness: SettingWitness<Double>, @unchecked Sendable {
-    /// A double-precision `NSNumber`.
     override func storedValue(of value: Double) -> StoredValue { .double(value) }
 
     /// Any stored number (a Boolean as 0 or 1, see `IntegerWitness`).
@@ -152,7 +149,6 @@ final class DoubleWitness: SettingWitness<Double>, @unchecked Sendable {
 }
 
 final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
-    /// A single-precision `NSNumber`.
     override func storedValue(of value: Float) -> StoredValue { .float(value) }
 
     /// Any stored number (a double is rounded to the nearest `Float`, a Boolean is 0 or 1).
@@ -210,7 +206,6 @@ final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
 // MARK: - Foundation values
 
 final class StringWitness: SettingWitness<String>, @unchecked Sendable {
-    /// An `NSString`.
     override func storedValue(of value: String) -> StoredValue { .string(value) }
 
     /// A stored string.
@@ -230,7 +225,6 @@ final class StringWitness: SettingWitness<String>, @unchecked Sendable {
 }
 
 final class DataWitness: SettingWitness<Data>, @unchecked Sendable {
-    /// An `NSData`.
     override func storedValue(of value: Data) -> StoredValue { .data(value) }
 
     /// Stored data, or base64 text (its JSON form, as the `appsettings` tool may store it).
@@ -260,7 +254,6 @@ final class DataWitness: SettingWitness<Data>, @unchecked Sendable {
 }
 
 final class DateWitness: SettingWitness<Date>, @unchecked Sendable {
-    /// An `NSDate`.
     override func storedValue(of value: Date) -> StoredValue { .date(value) }
 
     /// A stored date, or ISO 8601 text (its JSON form, as the `appsettings` tool may store it).
@@ -283,7 +276,7 @@ final class DateWitness: SettingWitness<Date>, @unchecked Sendable {
     /// function (`TextForms.date(fromText:)`).
     override func overrideValue(from stored: StoredValue) throws -> Date {
         guard case .string(let text) = stored else { return try value(from: stored) }
-        guard let date = JSONForm.date(fromText: OverrideText.trimmed(text)) else {
+        guard let date = TextForms.date(fromText: OverrideText.trimmed(text)) else {
             throw OverrideText.mismatch(Date.self, text, "expected \(SchemaNode.date.expectedText)")
         }
         return date
@@ -325,7 +318,6 @@ final class URLWitness: SettingWitness<URL>, @unchecked Sendable {
 }
 
 final class UUIDWitness: SettingWitness<UUID>, @unchecked Sendable {
-    /// An `NSUUID`.
     override func storedValue(of value: UUID) -> StoredValue { .uuid(value) }
 
     /// A stored UUID, or its string form (the dictionary form).

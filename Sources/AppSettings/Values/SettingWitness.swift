@@ -1,12 +1,8 @@
 import Foundation
 
 // What a `SettingRepresentation` holds: one object per setting type that converts its values to
-// and from their stored form, compares them, and reads their JSON form and override text.
-//
-// One subclass per kind: the built-in types (`SettingWitness+Scalars`, `+Collections`), the ways a
-// type of the app's is stored (`+Adoption`), nested settings objects
-// (`AppSettingsObject+SettingValue`). A setting's slot fetches its type's witness once, when it is
-// made (`SettingSlot.witness`), so conversions cost a virtual call: no allocation, no cast.
+// and from their stored form, compares them, and reads their JSON form and override text. A
+// slot fetches its type's witness once (`SettingSlot.witness`): a conversion is a virtual call.
 
 /// The witness of some setting type, whatever the type (what `SettingRepresentation` stores).
 @usableFromInline

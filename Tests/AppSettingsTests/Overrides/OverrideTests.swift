@@ -147,7 +147,7 @@ struct OverrideTests {
             "2026-02-30T10:00:00Z", "2026-11-30T24:00:00Z",
         ] {
             #expect(throws: (any Error).self, "\(refused)") { try Date.overrideValue(from: text(refused)) }
-            #expect(JSONForm.date(fromText: refused) == nil, "\(refused)")
+            #expect(TextForms.date(fromText: refused) == nil, "\(refused)")
         }
         #expect(try URL.overrideValue(from: text("myapp://x/y?z=1")).absoluteString == "myapp://x/y?z=1")
         #expect(

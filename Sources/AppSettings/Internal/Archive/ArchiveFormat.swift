@@ -28,10 +28,8 @@ import Foundation
 /// unknown name that does is escaped as `NSKeyedArchiver` escapes keys, with one more `$`, so the
 /// two `$` fields above cannot clash with a setting. `NSKeyedUnarchiver` reads the archive with
 /// any class registered for ``rootClassName`` whose `init(coder:)` decodes the settings it knows.
-///
 /// Format 1, still read, had an `NSDictionary` root `{formatVersion, schemaVersion, settings}`
-/// whose `settings` was an `NSDictionary`: readable with Foundation's classes alone, but every
-/// key and value was an object of its own, which made a stored set 1.7 to 2.3 times the size of
+/// whose `settings` was an `NSDictionary` (every key and value an object of its own).
 /// the same values encoded by `PropertyListEncoder`.
 enum ArchiveFormat {
     static let formatVersion: Int64 = 2
@@ -42,10 +40,9 @@ enum ArchiveFormat {
     /// A random number, new with every write: two stores hold the same archive only when one
     /// write reached both, which is how a writer finds the other objects of its store.
     static let writeIDField = "$writeID"
-    /// One more at every save than the newest set the store held (its domain or its recovery copy):
-    /// how a store with two copies of a set tells the newer one, when another writer put an older
-    /// set back into one of them (`SettingsStore`). Absent from sets saved before it, and from
-    /// archives that are not saved to a store (`NSCoding`).
+    /// One more at every save than the newest set the store held (its domain or its recovery
+    /// copy): how a store with two copies tells the newer one (`SettingsStore`). Absent from older
+    /// sets and from archives not saved to a store (`NSCoding`).
     static let generationField = "$generation"
     /// The record of synced settings: per setting the version of its value, the versions iCloud
     /// refused, the account they belong to (see `CloudRecord`).
@@ -59,8 +56,7 @@ enum ArchiveFormat {
     /// The first format's synced settings changed here and not sent yet: read and ignored.
     static let cloudPendingField = "$cloudPending"
     /// The settings' forms, ranges, choices and descriptions, compact (see `StoredSchema`): what
-    /// the `appsettings` tool checks an edit against. Written by every save since AppSettings
-    /// described its settings; a load never reads it (older versions skip it as a reserved field).
+    /// the `appsettings` tool checks an edit against. A load never reads it.
     static let schemaField = "$schema"
     /// Format 1's root dictionary keys.
     static let formatVersionKey = "formatVersion"

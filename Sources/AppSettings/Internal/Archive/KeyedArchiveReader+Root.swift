@@ -1,8 +1,7 @@
 import Foundation
 
-// The settings set at an archive's root, in either format (`ArchiveFormat`): its format fields and
-// where each setting is, the values not yet decoded. The reader itself (`KeyedArchiveReader.swift`)
-// knows keyed archives, not settings.
+// The settings set at an archive's root, in either format (`ArchiveFormat`); the reader itself
+// (`KeyedArchiveReader.swift`) knows keyed archives, not settings.
 
 extension KeyedArchiveReader {
     /// Where a setting's value is: an object, or a number or Boolean stored inline in the field.

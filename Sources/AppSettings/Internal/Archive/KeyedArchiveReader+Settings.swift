@@ -1,8 +1,6 @@
 import Foundation
 
-// A settings set as the library reads it, on top of the defensive reader: what a load, the
-// inspector and the tool's edits all read. (The replicas' records are read as value trees,
-// `ReplicaRecords`: what each means is its replica's.)
+// The replicas' records are read as value trees (`ReplicaRecords`): what each means is its replica's.
 
 extension KeyedArchiveReader {
     /// A settings archive read as the library loads it: its schema version and each setting's

@@ -1,26 +1,18 @@
 import Foundation
 
-/// Decodes a nested keyed archive of an `NSSecureCoding` class without Foundation's unarchiver.
+/// Decodes a nested keyed archive of an `NSSecureCoding` class without Foundation's unarchiver,
+/// which stops the process on some damaged archives (on Linux, an object of another class than
+/// asked for traps even with `.setErrorAndReturn`):
 ///
-/// A setting whose type is an `NSObject & NSSecureCoding` class is stored as a keyed archive of
-/// its own. Foundation's `NSKeyedUnarchiver` stops the process on some damaged archives (on
-/// Linux, an object of another class than `decodeObject(of:forKey:)` asks for traps even with
-/// `.setErrorAndReturn`), so stored bytes are read here instead, with ``KeyedArchiveReader``:
+/// - Foundation values come from ``KeyedArchiveReader/value(uid:depth:)``; collections are built
+///   here, so they may hold objects of the requested classes.
+/// - An object of another class is created with `init(coder:)` on a decoder positioned on it,
+///   only when its class is requested, conforms to `NSSecureCoding` and is not Foundation's.
+/// - Anything unexpected (another class, a cycle, too deep, a bad reference) decodes as `nil` and
+///   is recorded in ``error``; after the first failure every object decodes as `nil`.
+/// - A missing key decodes as `nil` (or 0, `false`) without a failure, as on Apple platforms.
 ///
-/// - Foundation values (strings, numbers, data, dates, URLs, UUIDs, `NSNull`) come from
-///   ``KeyedArchiveReader/value(uid:depth:)``; arrays, sets and dictionaries are built here, so
-///   they may hold objects of the requested classes.
-/// - An object of another class is created with `init(coder:)` on a decoder positioned on that
-///   object, only when its class is among the requested ones, conforms to `NSSecureCoding` and
-///   is not one of Foundation's (whose initializers rely on `NSKeyedUnarchiver` internals).
-/// - Anything unexpected (another class, a cycle, nesting deeper than
-///   ``ArchiveFormat/maximumDepth``, a bad reference) makes the call return `nil` and is recorded
-///   in ``error``; after the first failure every object decodes as `nil`. Nothing traps.
-/// - A missing key decodes as `nil` (or 0, `false`) without a failure, as on Apple platforms, so
-///   an `init(coder:)` that tolerates a missing optional field works.
-///
-/// This file is the decoder's face, `NSCoder`'s keyed interface; how the archive's objects are
-/// made (depth, cycles, shared objects, the classes allowed) is in `SecureArchiveDecoder+Objects`.
+/// This file is `NSCoder`'s keyed interface; how objects are made is `SecureArchiveDecoder+Objects`.
 final class SecureArchiveDecoder: NSCoder {
     /// What all decoders of one archive share: the reader, the objects made so far, the failure.
     final class Archive {

@@ -1,8 +1,6 @@
 import Foundation
 
-// A pull: the store's newer synced values come into the set (see `+Syncing` for the rules), as a
-// reconciliation of the stored set with the object's replicas, the cloud store among them
-// (`CloudReplica`): the object's unsaved changes stay unsaved.
+// A pull: a reconciliation in which the cloud store (`CloudReplica`) brings its newer values.
 
 extension CloudCoordinator {
     /// Called by the store's change observer, on the store's thread. A notice of the initial sync

@@ -1,11 +1,8 @@
 import Foundation
 
-/// The sync coordinator of one object (`@Setting(syncs: true)`; the rules are described in
-/// `Object/AppSettingsObject+Syncing.swift`): what it asks of the store it syncs with, its pulls
-/// (`CloudCoordinator+Pull.swift`) and its saves' record and pushes (`CloudCoordinator+Push.swift`).
-/// The object's link to the store is `ObjectState.cloud` (``CloudLink``), the record it carries is
-/// the stored base's (`StoredBase.cloudRecord`); in every reconciliation the store takes part as a
-/// replica (``CloudReplica``).
+/// The sync coordinator of one object (`@Setting(syncs: true)`; rules in `+Syncing`): what it
+/// asks of its store, its pulls (`+Pull`) and its saves' record and pushes (`+Push`). Its link is
+/// `ObjectState.cloud` (``CloudLink``), its record `StoredBase.cloudRecord`.
 struct CloudCoordinator: ObjectPart {
     let object: AppSettingsObject
 

@@ -14,10 +14,8 @@ struct SyncedSetting {
     var developerDefaultStored: StoredValue
 }
 
-/// The decisions of one pull, in the order they are made (see `AppSettingsObject+Syncing.swift`
-/// for the rules): the account, the refusals a notice reports, the settings no longer synced, the
-/// values stored without a version, then the newer stamp of each setting. The object then takes
-/// `taken` into a scratch copy and stores it, sending what `needsSending` says.
+/// The decisions of one pull, in the order they are made (the methods below, in order); the
+/// object then takes `taken` into a scratch copy and stores it, sending what `needsSending` says.
 struct CloudPull {
     var record: CloudRecord
     /// The values to take, as a setting decodes them.

@@ -1,9 +1,7 @@
 import Foundation
 
-/// What a save sends, in the order it is decided: the changed synced settings are stamped past
-/// every stamp seen; the account is checked; each value newer than the store's and not refused is
-/// to be sent, unless the cloud would refuse it alone; then the values that fit Apple's limits for
-/// all of the app's keys together (see `AppSettingsObject+Syncing.swift` for the rules).
+/// What a save sends, decided in the order of the methods below: stamps, account, newer values,
+/// Apple's limits.
 struct CloudPush {
     var record: CloudRecord?
     var values: [CloudSync.Push] = []

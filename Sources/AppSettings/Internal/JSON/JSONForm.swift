@@ -1,13 +1,10 @@
 import Foundation
 
-// The JSON form of stored settings, both ways, in one place: what the inspector, `appsettings`
-// and `jsonRepresentation()` write, and how `update(fromJSON:)` and the tool's edits read it back.
-//
-// Writing needs no types: each stored kind has one JSON form (dates ISO 8601, `Data` base64,
-// sets as sorted arrays, non-finite numbers as text). Reading does: a JSON string may be a
-// `String`, a `Date`, `Data`, a URL or a UUID. A settings class reads it by each setting's declared
-// type (its witness's `storedValue(fromJSONForm:)`); the tool, which has no classes, by the kind of
-// the value stored for the setting (`storedValue(_:like:)`).
+// The JSON form of stored settings, both ways. Writing needs no types: each stored kind has one
+// JSON form. Reading does, since a JSON string may be a `String`, a `Date`, `Data`, a URL or a UUID:
+// a settings class reads it by each setting's declared type (its witness's
+// `storedValue(fromJSONForm:)`); the tool, which has no classes, by the kind stored for the setting
+// (`storedValue(_:like:)`).
 
 /// The JSON form of stored values.
 enum JSONForm {
@@ -58,7 +55,7 @@ enum JSONForm {
             // Rounded up to a whole second: more digits are needed.
             guard fraction.hasPrefix("0.") else { continue }
             candidate = wholeText.dropLast() + fraction.dropFirst() + "Z"
-            if self.date(fromText: candidate) == date { break }
+            if TextForms.date(fromText: candidate) == date { break }
         }
         return candidate
     }
@@ -138,11 +135,6 @@ enum JSONForm {
         return version
     }
 
-    /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
-    static func storedValue(fromJSON value: Any) -> StoredValue? {
-        StoredValue(propertyListValue: value)
-    }
-
     /// A JSON value in its compact text, for messages (long ones shortened); a number read from
     /// text as it was written.
     static func description(of value: StoredValue) -> String {
@@ -164,18 +156,13 @@ enum JSONForm {
         }
     }
 
-    /// A date read from ISO 8601 text with a time zone, by the rules of `TextForms.date(fromText:)`.
-    static func date(fromText text: String) -> Date? {
-        TextForms.date(fromText: text)
-    }
-
     // MARK: Reading by declared type
 
     /// The forms a setting's declared type reads JSON strings in: used by the `SettingValue`
     /// conformances. Any other value is returned as it is, for the type's own check.
     static func date(_ value: StoredValue, for type: Any.Type) throws -> StoredValue {
         guard case .string(let text) = value else { return value }
-        guard let date = date(fromText: text) else {
+        guard let date = TextForms.date(fromText: text) else {
             throw StoredValueMismatch(
                 expectedDescription: SchemaNode.date.expectedText + (TextForms.dateProblem(text) ?? ""),
                 foundDescription: description(of: value))
@@ -233,10 +220,8 @@ enum JSONForm {
         }
         switch (template, value) {
         case (.null, _):
-            // The type behind a stored nil is unknown: stored as JSON gives it, for the app to read
-            // by its declared type (a date from ISO 8601 text, Data from base64); a value that does
-            // not fit keeps its default there, reported. A number beyond 64 bits as JSONSerialization
-            // reads it: a `Double`.
+            // The type behind a stored nil is unknown: taken as JSON gives it, for the app to read
+            // by its declared type (a value that does not fit keeps its default there, reported).
             return value.withNumberTextRead
         case (_, .null):
             // A stored value does not say whether its setting is optional, and a non-optional one
@@ -284,18 +269,12 @@ enum JSONForm {
         case (.uuid, .string(let text)):
             guard let uuid = UUID(uuidString: text) else { throw mismatch(implied.expectedText) }
             return .uuid(uuid)
-        case (.array(let elements), .array(let values)):
-            return .array(
-                try values.map {
-                    try storedValue(
-                        $0, like: elementTemplate(for: $0, among: elements), merging: false, strict: strict)
-                })
-        case (.set(let elements), .array(let values)):
-            return .set(
-                try values.map {
-                    try storedValue(
-                        $0, like: elementTemplate(for: $0, among: elements), merging: false, strict: strict)
-                })
+        case (.array(let elements), .array(let values)), (.set(let elements), .array(let values)):
+            let typed = try values.map {
+                try storedValue($0, like: elementTemplate(for: $0, among: elements), merging: false, strict: strict)
+            }
+            if case .set = template { return .set(typed) }
+            return .array(typed)
         case (.dictionary(let entries), .dictionary(let values)):
             var result = merging ? entries : [:]
             let storedValues = entries.values.filter { $0 != .null }

@@ -4,16 +4,11 @@ import Foundation
 /// `UserDefaults.didChangeNotification` then. (corelibs posts it for no file; on Linux, post it
 /// yourself to have the files read again, or call `resetToUserDefaults()`.)
 ///
-/// The refresh runs on a queue of its own, never on the posting thread. Apple's `UserDefaults`
-/// posts the notification "on the same thread you used to make the change", for every change:
-/// the library's own writes post it while holding a domain's lock (a removal holds the key's
-/// lock, and a synchronization of another object of the key holds that object's lock while it
-/// waits for the key's), and every `@AppStorage` write on the main thread posts it too. A refresh
-/// takes each live object's synchronization lock, which a save holds while it waits for an App
-/// Group's lock file; on the posting thread it would deadlock the first and hang the second. The
-/// posting thread only queues the refresh (it takes no lock of the library); on the queue, an
-/// object whose managed configuration did not change is compared under its state's lock alone
-/// and never waits for its synchronization.
+/// The refresh runs on a queue of its own, never on the posting thread: Apple's `UserDefaults`
+/// posts "on the same thread you used to make the change", and the library's own writes post it
+/// while holding a domain's or a key's lock; a refresh takes each live object's synchronization
+/// lock, so on the posting thread it could deadlock. On the queue, an object whose managed
+/// configuration did not change is compared under its state's lock alone.
 enum ManagedConfigurationWatcher {
     private static let queue = DispatchQueue(label: "AppSettings.managedConfiguration")
 

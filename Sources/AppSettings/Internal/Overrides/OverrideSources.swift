@@ -73,7 +73,7 @@ struct OverrideSources: @unchecked Sendable {
     /// This process's sources, read once.
     static let process: OverrideSources = {
         let info = ProcessInfo.processInfo
-        // Built anew at every call (about 40 µs for a usual environment): read once.
+        // Built anew at every call: read once.
         let environment = info.environment
         #if canImport(Darwin) || APPLE_STAND_INS
             let managed = ManagedConfigurationSource.managedAppConfiguration(.standard)
@@ -98,9 +98,10 @@ extension SettingsStore {
     /// Apple's managed app configuration is the app's, whatever the suite: no domain.
     var managedConfigurationDomain: String {
         #if os(Linux) && !APPLE_STAND_INS
-            domainName
+            if let preferencesDomain { return preferencesDomain.location.domainName }
+            return DomainLocation.of(suiteNamed: location.storage?.suiteName).domainName
         #else
-            ""
+            return ""
         #endif
     }
 }
@@ -180,16 +181,11 @@ enum ManagedConfigurationSource {
         return .entries(flat.merging(entries) { _, own in own }, origin: origin)
     }
 
-    /// The file `AppSettings/<domain>/<key>.json` in the first of `directories` that has it.
-    ///
-    /// A file is parsed once per change: each object's creation looks at its status (`stat(2)`),
-    /// and takes what was read before while the file is the same (same inode, size, modification
-    /// and change times). A place that cannot be reached (a directory without permission) is
-    /// reported, not skipped. The file is an administrator's: it may be a link (configuration
-    /// managers link files into `/etc`), but a FIFO or a device is refused without blocking, a
-    /// file over ``GuardedFile/maximumDocumentByteCount`` bytes is refused unread, and so is one
-    /// that is not trusted: owned by another user than this one or root, or writable by others
-    /// (``GuardedFile/refusalOfOwnership(of:at:)``).
+    /// The file `AppSettings/<domain>/<key>.json` in the first of `directories` that has it,
+    /// parsed again only when its `stat(2)` identity changed. A place that cannot be reached is
+    /// reported, not skipped. The file may be a link (configuration managers link into `/etc`);
+    /// a FIFO or a device, a file over ``GuardedFile/maximumDocumentByteCount`` bytes, and an
+    /// untrusted one (``GuardedFile/refusalOfOwnership(of:at:)``) are refused unread.
     static func read(key: String, domain: String, directories: [String]) -> Read {
         for path in filePaths(key: key, domain: domain, directories: directories) {
             let version: GuardedFile.Version

@@ -74,8 +74,8 @@ struct SchemaRange: Sendable, Hashable {
     func contains(_ value: StoredValue) -> Bool? {
         switch (lowerBound, value) {
         case (.string(let lower), .string(let text)):
-            guard case .string(let upper) = upperBound, let date = JSONForm.date(fromText: text),
-                let low = JSONForm.date(fromText: lower), let high = JSONForm.date(fromText: upper)
+            guard case .string(let upper) = upperBound, let date = TextForms.date(fromText: text),
+                let low = TextForms.date(fromText: lower), let high = TextForms.date(fromText: upper)
             else { return nil }
             return low <= date && date <= high
         default:
@@ -124,7 +124,7 @@ extension StoredValue {
     /// The value as a document holds it: the JSON form of a stored value, read back as JSON gives it.
     var jsonForm: StoredValue {
         if case .numberText = self { return self }
-        return JSONForm.storedValue(fromJSON: JSONForm.jsonValue(self)) ?? self
+        return StoredValue(propertyListValue: JSONForm.jsonValue(self)) ?? self
     }
 
     /// The integer of 64 bits a number is exactly (`5`, `5.0` as text or as a `Double`, `5e0`), as

@@ -152,11 +152,9 @@ struct StoredSchema: Equatable {
         return made
     }
 
-    /// The text for `object`'s class, whose archive holds `settings` and is written with
-    /// `schemaVersion`. Its parts are made once per class for its declared settings; made anew
-    /// only when the set carries settings the class does not declare (every declared setting is
-    /// always in the archive, so equal counts mean equal names), or under another version.
-    /// Then each default is marked: `"="` where the setting holds it (most do), else listed.
+    /// The text for `object`'s class, whose archive holds `settings`, written with `schemaVersion`.
+    /// Its parts are made once per class, anew only when the set carries undeclared settings (equal
+    /// counts mean equal names) or under another version; then each default is marked.
     static func text(
         of object: AppSettingsObject,
         settings: [String: StoredValue],

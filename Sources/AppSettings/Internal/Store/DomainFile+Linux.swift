@@ -1,9 +1,6 @@
-// Linux: the domain's file, written by the library as CoreFoundation writes it, but never in
-// place. corelibs' `CFPreferencesSynchronize` truncates the file and writes it again
-// (`CFURLWriteDataAndPropertiesToResource`): a process killed in between leaves a file that has
-// lost every key, the app's own and the library's backups included. Here the whole domain goes
-// to a new file in the same directory, flushed, renamed over the old one, and the directory
-// flushed: a kill or a power loss at any instant leaves the old file or the new one, whole.
+// Linux: the domain's file, written as CoreFoundation writes it but never in place (corelibs
+// truncates and rewrites it, so a kill in between loses every key): a new file in the same
+// directory, flushed, renamed over the old one, and the directory flushed.
 #if os(Linux) && !APPLE_STAND_INS
     import CoreFoundation
     import Foundation
@@ -70,12 +67,10 @@
                     .takeUnretainedValue())
         }
 
-        /// Writes `changes` into the domain's file at `location`: the file as it is on disk now
-        /// (the caller holds the domain's exclusive lock) with the changes applied, as an XML property
-        /// list (what corelibs writes on Linux: `__CFPreferencesShouldWriteXML()`), to a new file
-        /// renamed into place. A damaged file is
-        /// first kept beside it, as `<domain>.plist.unreadable-<ms>`: that path is returned.
-        /// No key left: the file is removed, as corelibs does.
+        /// Writes `changes` into the domain's file at `location` as it is on disk now (the caller
+        /// holds the exclusive lock), as an XML property list (what corelibs writes on Linux), to a
+        /// new file renamed into place; a damaged file is first kept beside it, and its path
+        /// returned. No key left: the file is removed, as corelibs does.
         static func write(_ changes: [(key: String, value: Any?)], at location: DomainLocation) throws(Failure)
             -> String?
         {
@@ -146,9 +141,8 @@
             return "\(path) is read-only (mode \(mode)): its owner made it so, and AppSettings does not replace it"
         }
 
-        /// The new file a write of `target` is made in before it is renamed over it:
-        /// `<directory>/.<name>.appsettings-new`. A writer killed before the rename leaves it; the
-        /// next writer, or the suite's removal, removes it.
+        /// The new file a write of `target` is made in: `<directory>/.<name>.appsettings-new` (left
+        /// by a writer killed before the rename; removed by the next writer or the suite's removal).
         static func temporaryPath(replacing target: String) -> String {
             let directory = (target as NSString).deletingLastPathComponent
             let name = (target as NSString).lastPathComponent

@@ -192,10 +192,8 @@
 
     /// The directory corelibs keeps preference domains in, found as corelibs finds it.
     enum ConfigurationDirectory {
-        /// `$XDG_CONFIG_HOME` when it is an absolute path, else `$HOME/.config`, from the same
-        /// CoreFoundation function corelibs' preferences call, once per process. (Foundation's
-        /// `homeDirectoryForCurrentUser` reads the password file and ignores `HOME`, which
-        /// sandboxes, containers and CI runners set.)
+        /// `$XDG_CONFIG_HOME` when absolute, else `$HOME/.config`, as corelibs' preferences find it
+        /// (Foundation's `homeDirectoryForCurrentUser` ignores `HOME`, which sandboxes and CI set).
         static let path: String = unsafeBitCast(_CFXDGCreateConfigHomePath(), to: NSString.self) as String
         static var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
     }
@@ -207,10 +205,8 @@
         return unsafeBitCast(identifier, to: NSString.self) as String
     }
 
-    /// A CoreFoundation string, not a Swift-backed `NSString`: CoreFoundation reads a Swift-backed
-    /// string through Swift's bridge for every character it hashes, compares or formats, and
-    /// every lookup formats the domain's cache key from the application name (a lookup of the
-    /// stored set took about 33 µs that way against 18 µs, on a loaded machine).
+    /// A CoreFoundation string, not a Swift-backed `NSString`, which CoreFoundation would read
+    /// through Swift's bridge for every character at every lookup.
     func cfString(_ string: String) -> CFString {
         var string = string
         let native: CFString? = string.withUTF8 { bytes in
@@ -222,15 +218,5 @@
 
     func systemError(key: String, _ what: String) -> AppSettingsError {
         .storeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
-    }
-
-    extension SettingsStore {
-        /// The name of the `UserDefaults` domain this store is, or stands for: an in-memory store
-        /// stands for the suite of its name, a test's store (of `.isolatedAppSettings`) for
-        /// `.standard`. Its directory holds the store's managed configuration file.
-        var domainName: String {
-            if let preferencesDomain { return preferencesDomain.location.domainName }
-            return DomainLocation.of(suiteNamed: location.storage?.suiteName).domainName
-        }
     }
 #endif

@@ -22,14 +22,11 @@ enum FileLock {
     @TaskLocal static var waitLimit: Double = 10
 
     /// Runs `body` holding the lock on `path`: exclusive for a writer, which creates the file and
-    /// its directory (this user's only) as needed; shared for a reader where the lock can be had. A
-    /// reader of a configuration it cannot write (a read-only mount, settings provisioned by an
-    /// administrator) takes the lock through a read-only descriptor, or runs without it when there
-    /// is no lock file to open: writers replace the library's files by renaming, so a reader never
-    /// sees half of one. The lock file is never opened through a link, and one that is not a
-    /// regular file (a FIFO, a device) is refused without blocking. A lock held by another process
-    /// longer than ``waitLimit`` ends the wait in an error.
-    /// A writer's failures are `storeFailed`, naming the file; a reader's are `readFailed`.
+    /// its directory (this user's only); shared for a reader where the lock can be had (a reader
+    /// that cannot write takes it read-only, or runs without it where there is no lock file: writers
+    /// rename, so a reader never sees half a file). Never through a link; a lock file that is not
+    /// a regular file is refused without blocking. Waits at most ``waitLimit``. Failures are
+    /// `storeFailed` for a writer, `readFailed` for a reader, naming the file.
     static func withLock<T>(
         at path: String,
         exclusive: Bool,

@@ -50,13 +50,9 @@ final class InMemoryStorage: @unchecked Sendable {
     }
 }
 
-/// A settings store in memory: ``StorageDomain`` over an ``InMemoryStorage``.
-///
-/// It behaves as a suite does, without files: a writer holds the store's lock from its re-read
-/// to its write, so objects of one store merge per setting; what is written is seen at once by
-/// every object of the store (the store registry tells the live ones, as for a suite). There is
-/// no recovery copy, no file, no flush and no other process: it holds exactly what it reads, and
-/// has none of the capabilities of ``StorageDomain``.
+/// A settings store in memory: ``StorageDomain`` over an ``InMemoryStorage``. Writers hold the
+/// store's lock from re-read to write, and every object of the store sees a write at once; no
+/// file, no recovery copy, no other process, and none of the optional capabilities.
 struct InMemoryDomain: StorageDomain {
     let storage: InMemoryStorage
 

@@ -1,22 +1,11 @@
-// Linux (swift-corelibs-foundation): what Apple's preferences daemon does by itself, the
-// library adds here. corelibs rewrites a domain's file in place and does not coordinate
-// processes, so this domain
-// - holds an exclusive `flock` per domain around every write (and a shared one around reads), so
-//   processes writing different keys of one domain never drop each other's keys;
-// - writes the domain's file itself, never in place (`DomainFile`): its changes are kept here, not
-//   in CoreFoundation's memory, and ``synchronize()`` writes the file on disk with them applied to
-//   a new file renamed into place, then has CoreFoundation re-read it. A kill or a power loss
-//   leaves the old file or the new one, each with every other key and backup; a damaged file is
-//   kept beside it before it is replaced;
-// - keeps a copy of each written blob in a file of its own, with two slots written in turns in
-//   place and flushed with `fdatasync` (`RecoveryCopyFormat`), so that neither a process killed
-//   mid-write nor a power loss can damage it or bring back an older copy once the save returned
-//   (a new file, when the set outgrows its slots, is renamed into place and its directory
-//   flushed); it is written on another thread while CoreFoundation rewrites the domain. When the
-//   domain comes back without the key (a damaged domain file loads as an empty domain; a power
-//   loss can leave one truncated, or lose a new one), the copy is used;
-// - reads and writes stored bytes through CoreFoundation, skipping `UserDefaults`' byte-by-byte
-//   bridging of `Data`.
+// Linux (swift-corelibs-foundation), which rewrites a domain's file in place and does not
+// coordinate processes: this domain adds what Apple's preferences daemon does by itself.
+// - An exclusive `flock` per domain around every write, a shared one around reads.
+// - The domain's file is written by the library (`DomainFile`), never in place: a new file renamed
+//   into place, so a kill or a power loss leaves the old file or the new one, whole.
+// - A recovery copy of each written blob (`RecoveryCopyFormat`), written on another thread while
+//   the domain is, used when the domain comes back without the key.
+// - Stored bytes go through CoreFoundation, skipping `UserDefaults`' byte-by-byte `Data` bridging.
 #if os(Linux) && !APPLE_STAND_INS
     import CoreFoundation
     import Foundation
@@ -65,13 +54,10 @@
         // MARK: Values
 
         func value(forKey key: String) -> PreferencesValue? {
-            // `object(forKey:)` bridges stored data to `Data` byte by byte (about 65 ns a byte);
-            // CoreFoundation hands out the stored object (an `NSData`), whose bytes are copied at once.
-            // The library writes its keys to the application's domain for the current user and any
-            // host (`CFPreferencesSetAppValue`), so they are looked up there first: after a write,
-            // the application search list would first check six more files (the any-user and
-            // current-host domains, the global ones) at every lookup, 21 µs against 10 µs here.
-            // A key not found there is looked up along the search list (an administrator's file).
+            // CoreFoundation hands out the stored `NSData` (`object(forKey:)` would bridge it byte by
+            // byte). The library writes its keys for the current user and any host, so they are looked
+            // up there first, sparing the application search list's six other files; a key not
+            // found there is looked up along the search list (an administrator's file).
             let name = cfString(key)
             if let value = CFPreferencesCopyValue(
                 name, location.applicationName, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
@@ -87,9 +73,8 @@
 
         /// Sets `data` under `key` for the next ``synchronize()``, which writes it.
         func setData(_ data: Data, forKey key: String) {
-            // `UserDefaults.set(_:forKey:)` would first check the value is a property list by
-            // bridging it from `NSData` back to `Data` byte by byte (about 60 ns a byte): for a
-            // settings blob that costs more than the archiving. The bytes go in one `CFData`.
+            // `UserDefaults.set(_:forKey:)` would bridge the bytes back to `Data` one by one to check
+            // the value is a property list, costing more than the archiving.
             pending.set(cfData(data), forKey: key)
         }
 
@@ -99,11 +84,8 @@
             CFPreferencesCopyAppValue(cfString(key), location.applicationName)
         }
 
-        /// Every value the domain stores, as CoreFoundation holds it (stored data is not bridged).
-        ///
-        /// Fetched from the domain itself in one call: looking each key up with
-        /// `CFPreferencesCopyAppValue` would first merge the application's whole search list (eight
-        /// domains) into one dictionary, again after every ``refresh()``.
+        /// Every value the domain stores, as CoreFoundation holds it, fetched in one call (looking
+        /// each key up would merge the application's whole search list each time).
         func forEachStoredValue(_ body: (String, Any) -> Void) {
             // No key list: no domain (its directory cannot be found). `CFPreferencesCopyMultiple`,
             // imported as never `nil`, returns `NULL` only then.
@@ -129,16 +111,12 @@
         func setObject(_ object: Any, forKey key: String) { pending.set(propertyListObject(object), forKey: key) }
         func removeObject(forKey key: String) { pending.set(nil, forKey: key) }
 
-        /// Writes the changes set since the last call to the domain's file, as it is on disk now (the
-        /// caller holds the exclusive lock), with ``DomainFile/write(_:at:)``: a new file renamed into
-        /// place. Then, as without changes, drops what CoreFoundation holds of the domain, so that its
-        /// next read re-reads the file.
+        /// Writes the changes set since the last call to the domain's file as it is on disk now
+        /// (the caller holds the exclusive lock), as a new file renamed into place; then drops what
+        /// CoreFoundation holds of the domain, so that its next read re-reads the file.
         ///
-        /// This domain only: corelibs' `UserDefaults.synchronize()` synchronizes every domain the
-        /// process has read (`CFPreferencesAppSynchronize` → `_CFSynchronizeDomainCache`): it writes
-        /// every other domain with unsaved changes and makes every one re-parse its file at its next
-        /// read, and its result is `false` when any of them fails. A save would pay for the app's
-        /// other domains, and blame its own file for their failures.
+        /// This domain only: corelibs' `UserDefaults.synchronize()` writes and reloads every domain
+        /// the process has read (`_CFSynchronizeDomainCache`), and fails when any of them fails.
         func synchronize() -> Bool {
             let changes = pending.take()
             var failure: DomainFile.Failure?
@@ -152,10 +130,8 @@
                 }
             }
             pending.lastFailure.withLock { $0 = failure }
-            // The library never sets values in CoreFoundation's memory, so this writes nothing of its
-            // own: CoreFoundation forgets the domain and re-reads it at its next read. (Changes the
-            // app set with `UserDefaults` in this process and has not synchronized are written by
-            // corelibs here, in place, as its own `synchronize()` would.)
+            // The library sets nothing in CoreFoundation's memory: this only makes it re-read the
+            // domain (and writes, in place, what the app set with `UserDefaults` and did not save).
             let dropped = CFPreferencesSynchronize(
                 location.applicationName, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
             return failure == nil && dropped
@@ -193,11 +169,9 @@
             return "its file \(path) exists but cannot be read: \(String(cString: strerror(errno)))"
         }
 
-        /// The recovery copy of `key`; `nil` when there is none. A copy that exists but cannot be
-        /// opened (no permission, a directory in its place) may hold the set: that is
-        /// ``AppSettingsError/storeUnavailable(key:reason:)``, so that no write replaces it; a copy
-        /// refused for what it is (a link, a FIFO, over the limit) or damaged is `readFailed`.
-        /// Called under ``withLock(exclusive:key:_:)``, which checked the key and the directories.
+        /// The recovery copy of `key`, or `nil`. A copy that exists but cannot be opened may hold
+        /// the set: `storeUnavailable`, so that no write replaces it; one refused for what it is (a
+        /// link, a FIFO, over the limit) or damaged is `readFailed`. Called under ``withLock(exclusive:key:_:)``.
         func readRecoveryCopy(forKey key: String) throws -> Data? {
             let path = location.recoveryCopyPath(forKey: key)
             do {
@@ -211,12 +185,8 @@
         }
 
         /// Runs `write` (which sets and flushes the domain) while the recovery copy of `data` is
-        /// written on another thread: the two take about as long, and this returns when both are done.
-        ///
-        /// All or nothing: when one of the two fails, the other is put back as it was (the domain's
-        /// value in memory and on disk, the copy's slot or file), so that both still hold the set
-        /// stored before, and the error says so; when that cannot be done either, the error says
-        /// which file holds which set.
+        /// written on another thread. All or nothing: when one fails, the other is put back as it
+        /// was, and the error says so, or which file holds which set when that fails too.
         func writeFlushingRecoveryCopy(
             _ data: Data, forKey key: String, replacing previous: Any?, _ write: () throws -> Void
         ) throws {
@@ -260,9 +230,8 @@
             pending.set(object.map { $0 as AnyObject }, forKey: key)
         }
 
-        /// A write whose new file was renamed into place but could not be made durable (its
-        /// directory could not be flushed): the file is written again with what `key` held before.
-        /// Otherwise the file was left as it was, and nothing needs putting back.
+        /// A write whose new file was renamed into place but not made durable: written again
+        /// with what `key` held before. (Otherwise the file was left as it was.)
         private func putBackIfReplaced(_ object: Any?, forKey key: String) {
             guard failedAfterReplacing else { return }
             setOrRemove(object, forKey: key)

@@ -2,22 +2,16 @@ import Foundation
 
 /// The layout of a Linux recovery copy (`<key>.archive`): two slots, written in turns in place.
 ///
-/// A save writes the new archive into the slot that does not hold the newest whole copy, then
-/// flushes the file with `fdatasync`. Overwriting blocks a file already has, without changing
-/// its size, needs no journal commit, so the flush costs about a fifth of what a temporary file,
-/// a `rename` and a flush of its directory cost (measured on ext4, 80 µs against 330–400 µs),
-/// and the copy stays whole through a power loss or a kill at any moment: a slot interrupted
-/// mid-write fails its checksum, and the other slot still holds the copy before it.
+/// A save writes the new archive into the slot without the newest whole copy, then `fdatasync`s.
+/// Overwriting a file's blocks without changing its size needs no journal commit, so this costs
+/// a fraction of a temporary file, rename and directory flush; a slot interrupted mid-write fails
+/// its checksum, and the other slot still holds the copy before it.
 ///
 /// The file is `2 × slotSize` bytes, `slotSize` a multiple of 4 KiB. Each slot begins with a
 /// 32-byte header: the magic `ASCopy\0\u{1}`, then, little-endian, the generation (one more at
 /// every write), the archive's length and a checksum of the three; the archive follows. A set
-/// that outgrows its slots gets a new file, written whole to a temporary file and renamed into
-/// place (the same in every other case the file cannot be written in place: none yet, or a plain
-/// archive).
-///
-/// Earlier versions wrote the archive itself to this file (a plain archive, renamed into place
-/// at every save): such a file is read as it is, and replaced by a two-slot file at the next save.
+/// that outgrows its slots (or a file that is not two-slot: none yet, a plain archive of an
+/// older version, which is read as it is) gets a new file, written whole and renamed into place.
 enum RecoveryCopyFormat {
     static let magic: [UInt8] = Array("ASCopy".utf8) + [0, 1]
     static let headerSize = 32

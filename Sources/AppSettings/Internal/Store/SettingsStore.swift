@@ -35,19 +35,11 @@ enum StoredSource: Equatable {
 }
 
 /// Reads and writes one settings key of one `UserDefaults`: the data path below the settings
-/// object.
+/// object, and the only way to it (nothing outside `Store/` sees the domain).
 ///
-/// What differs per place is behind ``StorageDomain``, built by the store
-/// (``AppSettingsStore/makeDomain()``): ``InMemoryDomain`` for an in-memory store, else
-/// ``PreferencesDomain``, one file per platform: on Apple platforms the preferences daemon writes
-/// atomically and coordinates processes, so the domain is `UserDefaults` itself; on Linux,
-/// swift-corelibs-foundation does neither, and the domain adds a lock file per domain and a
-/// recovery copy per key (see `PreferencesDomain+Linux.swift`). What only some domains have
-/// (``RecoveryCopying``, ``DomainFileWriting``, ``AvailabilityReporting``) is found once, here,
-/// so that no read or write casts; where a domain has none, this does without it.
-///
-/// Every way the object reads or writes its store goes through here: nothing outside `Store/`
-/// sees the domain.
+/// What differs per place is behind ``StorageDomain`` (see there); the optional capabilities
+/// (``RecoveryCopying``, ``DomainFileWriting``, ``AvailabilityReporting``) are found once, here,
+/// so that no read or write casts.
 struct SettingsStore: @unchecked Sendable {
     /// The store this key is in: what it is, and the `UserDefaults` it is bound to.
     let location: AppSettingsStore
@@ -111,12 +103,10 @@ struct SettingsStore: @unchecked Sendable {
     /// Reads what is stored, re-reading the domain from disk first when `refresh` is set.
     ///
     /// Where the domain keeps a recovery copy (Linux), the newer of the two sets: another writer can
-    /// put an older set back into the domain, never into the copy (corelibs' `synchronize()` writes
-    /// its whole cached domain over the file, a set it read before the last save included). Every
-    /// save writes a generation one above the newest set either holds (``write(_:)``): the copy's
-    /// set is used when its generation is higher, or when the domain's set has none (saved before
-    /// generations); when the two differ and nothing orders them, the domain's is used and the
-    /// source says why (``StoredSource/userDefaultsUndecided(reason:)``).
+    /// put an older set back into the domain (corelibs' `synchronize()` writes its whole cached
+    /// domain), never into the copy. The copy's set is used when its generation is higher or the
+    /// domain's has none; when nothing orders two different sets, the domain's is used
+    /// (``StoredSource/userDefaultsUndecided(reason:)``).
     func read(refresh: Bool) throws -> (object: PreferencesValue, source: StoredSource)? {
         try domain.withLock(exclusive: false, key: key) {
             let found = try readHoldingLock(refresh: refresh)
@@ -246,8 +236,7 @@ struct SettingsStore: @unchecked Sendable {
     struct LockedRead {
         /// What the key holds, or `nil`: the newer set, as ``SettingsStore/read(refresh:)`` finds it.
         var stored: PreferencesValue?
-        /// The `$generation` the set written carries: one above the newest set the domain or its
-        /// recovery copy holds, so that a read tells it from an older set put back (``read(refresh:)``).
+        /// The `$generation` the set written carries: one above the newest set stored.
         let generation: Int64
         fileprivate let store: SettingsStore
 
@@ -272,11 +261,9 @@ struct SettingsStore: @unchecked Sendable {
         var beforeWriting: [() -> Void] = []
     }
 
-    /// Under the domain's exclusive lock, so that no other process writes in between: re-reads
-    /// what is stored from disk (the newer set, as ``read(refresh:)`` finds it), lets `decide` make
-    /// the bytes to write from it (``LockedRead``, with the `generation` they carry), then writes
-    /// them and flushes. When a backup is asked for, it is first kept under
-    /// ``SettingsKey/backupKey(at:)``; that key is returned.
+    /// Under the domain's exclusive lock: re-reads what is stored from disk (as ``read(refresh:)``
+    /// finds it), lets `decide` make the bytes to write (``LockedRead``), then writes and flushes
+    /// them, first keeping a backup under ``SettingsKey/backupKey(at:)`` when asked (returned).
     func write<Decision>(
         _ decide: (LockedRead) throws -> Write<Decision>
     ) throws -> (backupKey: String?, decision: Decision) {
@@ -373,13 +360,10 @@ struct SettingsStore: @unchecked Sendable {
         }
     }
 
-    /// Takes the set away whether or not it can be read, keeping its bytes as a save keeps an
-    /// unreadable set's: under a backup key (``SettingsKey/backupKey(at:)``), written with the
-    /// removal of the key and its recovery copy, under the exclusive lock. Returns the backup key.
-    ///
-    /// - Throws: ``AppSettingsError/readFailed(key:reason:)`` when nothing is stored under the key
-    ///   (nor in its recovery copy); ``AppSettingsError/storeFailed(key:reason:)`` when the domain
-    ///   cannot be written.
+    /// Takes the set away whether or not it can be read, keeping its bytes under a backup key
+    /// (returned) as a save keeps an unreadable set's, in one write under the exclusive lock.
+    /// Throws `readFailed` when nothing is stored (nor in its recovery copy), `storeFailed` when
+    /// the domain cannot be written.
     func removeKeepingBackup(alsoRemoving otherKeys: (PreferencesValue) -> [String] = { _ in [] }) throws -> String {
         try HeldLocks.holding {
             try domain.withLock(exclusive: true, key: key) { () throws -> String in

@@ -11,15 +11,9 @@ import Foundation
 /// | ``PreferencesDomain`` on Linux | `PreferencesDomain+Linux.swift` | ``AvailabilityReporting``, ``DomainFileWriting``, ``RecoveryCopying`` |
 /// | ``PreferencesDomain`` on Apple platforms | `PreferencesDomain+Darwin.swift` | ``AvailabilityReporting`` |
 /// | ``InMemoryDomain`` | `InMemoryDomain.swift` | none |
-/// | ``RefusedDomain`` | `AppSettingsStore+Domain.swift` | none |
-///
-/// Linux: CoreFoundation's domain file, written by the library, a lock file and a recovery copy
-/// per key. Apple platforms: the preferences daemon, a lock per key, an App Group's lock file.
-/// Memory: a dictionary in this process, for `AppSettingsStore.inMemory(_:)` and
-/// `.isolatedAppSettings`. Refused: a suite name that cannot be used; every lock throws.
-///
-/// The store's logic (re-read under the lock, decide, back up, check the size, write, flush; a
-/// recovery copy where the domain keeps one) is written once, in ``SettingsStore``, over these
+/// The store's logic (re-read under the lock, decide, back up, check the size, write, flush) is
+/// written once, in ``SettingsStore``; `Tests/AppSettingsTests/Store/StoreCompatibilityTests.swift`
+/// runs one suite over every implementation the build has.
 /// calls; one compatibility suite (`Tests/AppSettingsTests/Store/StoreCompatibilityTests.swift`) runs
 /// over every implementation the build has.
 protocol StorageDomain {

@@ -4,19 +4,12 @@
     import Glibc
 
     extension StoreWatcher {
-        // Linux: inotify on the store directory (`DomainLocation.storeDirectoryPath`), where every
-        // save writes the recovery copy `<key>.archive` in place (IN_CLOSE_WRITE) or, when it is
-        // made anew, renames it into place (IN_MOVED_TO). One inotify descriptor per process, read
-        // by one thread that waits in poll(2); one watch per store directory, counted by its live
-        // objects.
-        // (A plain thread, not a DispatchSource: starting libdispatch's event machinery made a
-        // short process, such as a command-line tool reading one setting, exit about 10 ms later.)
-        //
-        // The inotify instance is made `startDelay` after the first live object, not at once: the
-        // kernel tears an instance down at exit with an SRCU grace period (about 15 ms on this
-        // machine's 6.x kernel), which every short-lived process would pay. A process that ends
-        // sooner never makes one; one that lives on starts watching then and catches up at once
-        // with what was written meanwhile (`catchUp`), so it is still told within the delay.
+        // inotify on the store directory, where every save writes the recovery copy `<key>.archive`
+        // in place (IN_CLOSE_WRITE) or renames a new one in (IN_MOVED_TO): one descriptor per
+        // process, read by one plain thread in poll(2) (starting libdispatch's event machinery
+        // delays a short process's exit). The instance is made `startDelay` after the first live
+        // object, since the kernel's teardown of one at exit costs every short process a grace
+        // period; `catchUp` then reports what was written meanwhile.
 
         static func startWatching(_ store: SettingsStore) {
             guard let location = store.preferencesDomain?.location, location.isUsable else { return }
@@ -157,15 +150,19 @@
                     if errno == ENOENT {
                         watchNearestAncestor(of: path, in: &watched)
                     } else {
-                        Log.error(
-                            "other processes' changes are not noticed: inotify_add_watch \(path): "
-                                + String(cString: strerror(errno)))
+                        logUnwatched(path)
                     }
                     return false
                 }
                 watched.directories[path]?.watch = watch
                 watched.directoriesByWatch[watch] = path
                 return true
+            }
+
+            private static func logUnwatched(_ path: String) {
+                Log.error(
+                    "other processes' changes are not noticed: inotify_add_watch \(path): "
+                        + String(cString: strerror(errno)))
             }
 
             /// Watches the nearest existing ancestor of `path` for directories made in it.
@@ -181,12 +178,7 @@
                         watched.ancestorsByWatch[watch] = ancestor
                         return
                     }
-                    guard errno == ENOENT else {
-                        Log.error(
-                            "other processes' changes are not noticed: inotify_add_watch \(ancestor): "
-                                + String(cString: strerror(errno)))
-                        return
-                    }
+                    guard errno == ENOENT else { return logUnwatched(ancestor) }
                 }
             }
 

@@ -1,10 +1,7 @@
 import Foundation
 
-/// What the inspector and the editor (the `AppSettingsStoredSets` module, which the `appsettings`
-/// tool uses) take from the library: `package` access, so an app that imports `AppSettings` sees
-/// none of it. They read and write sets through the codec (`SettingsCodec.readStoredSet`,
-/// `SettingsCodec.archive(_:replacingValuesWith:records:schema:generation:)`), a file through
-/// `StoredSets.FileContents`, and edit through `StoredSets.edit` (the store, under its lock).
+/// What the `AppSettingsStoredSets` module (the inspector, the editor, the `appsettings` tool)
+/// takes from the library, with `package` access so that an app that imports `AppSettings` sees none.
 package enum StoredSets {
     /// What every settings key begins with.
     package static var keyPrefix: String { SettingsKey.prefix }
@@ -42,14 +39,14 @@ package enum StoredSets {
         set.storedSchema?.properties.values.filter(\.isCheckedByApp).map(\.name).sorted() ?? []
     }
 
+    /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
+    package static func storedValue(fromJSON value: Any) -> StoredValue? { StoredValue(propertyListValue: value) }
+
     /// The value JSON text holds (read exactly, as documents are: `JSONReader`); `nil` when the
     /// text is not JSON.
     package static func storedValue(fromJSONText text: String) -> StoredValue? {
         try? JSONReader.value(from: Data(text.utf8))
     }
-
-    /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
-    package static func storedValue(fromJSON value: Any) -> StoredValue? { JSONForm.storedValue(fromJSON: value) }
 
     /// `value` typed like `template`, the value stored for the same setting (see `JSONForm`);
     /// throws `StoredValueMismatch`.

@@ -4,9 +4,8 @@ import Foundation
 /// characters other than letters, digits, `-`, `_`, `.` and `@` become `_`, and a name that is
 /// empty or starts with `.` gets a `_` in front.
 ///
-/// Letters and digits are those of `CharacterSet.alphanumerics` (Unicode's general categories
-/// L, M and N), told from the scalars' properties: a process's first use of a `CharacterSet` of
-/// Foundation's costs it tens of microseconds, at the first settings object.
+/// Letters and digits are `CharacterSet.alphanumerics`' (categories L, M and N), told from the
+/// scalars' properties without Foundation's costly first `CharacterSet`.
 func fileNameComponent(_ name: String) -> String {
     let cleaned = String(name.unicodeScalars.map { isKept($0) ? Character($0) : "_" })
     return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned

@@ -113,18 +113,16 @@ enum GuardedFile {
         }
     }
 
-    /// Why `path` cannot be used where a regular file belongs (a link, a FIFO, a device, a
-    /// directory), found with `lstat(2)` without opening it; `nil` when nothing is there or it is a
-    /// regular file.
+    /// Why `path` cannot be used where a regular file belongs, found with `lstat(2)` without
+    /// opening it; `nil` when nothing is there or it is a regular file.
     static func refusalOfNonRegularFile(at path: String) -> String? {
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return nil }
         return "\(path) is \(kind(of: status.st_mode)), not a regular file; AppSettings does not use it"
     }
 
-    /// Why the directory at `path` cannot hold the library's files: a link, or a directory it does
-    /// not trust (see ``refusalOfOwnership(of:at:)``); `nil` when it is fine, or something else
-    /// that opening a file in it fails on.
+    /// Why the directory at `path` cannot hold the library's files (a link, or not trusted:
+    /// ``refusalOfOwnership(of:at:)``); `nil` otherwise.
     static func refusalOfDirectory(at path: String) -> String? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
@@ -171,8 +169,7 @@ enum GuardedFile {
     }
 
     /// The version of the file at `path` (following links); `nil` when nothing is there; a
-    /// problem when it cannot be reached (a directory without permission, a file where a directory
-    /// belongs).
+    /// problem when it cannot be reached.
     static func version(of path: String) throws(Problem) -> Version? {
         var status = stat()
         guard stat(path, &status) == 0 else {

@@ -2,11 +2,10 @@ import Foundation
 
 /// The library's calls made on a thread that holds one of its locks. Apple's `UserDefaults` posts
 /// `didChangeNotification` "on the same thread you used to make the change", inside
-/// `set(_:forKey:)`: an app observer registered with `queue: nil` runs while a save holds the
-/// object's synchronization lock and the key's lock, neither of them recursive, so a save, revert,
-/// removal or pull it asked for would wait for its own thread. Such a call is made instead as soon as
-/// the thread's outermost call has released every lock, on the same thread, before that call
-/// returns (an error it throws is logged). Reads and assignments take no such lock and run at once.
+/// `set(_:forKey:)`, so an app observer registered with `queue: nil` runs while a save holds
+/// non-recursive locks. A save, revert, removal or pull it asks for is made once the thread's
+/// outermost call released every lock, on the same thread, before that call returns (an error
+/// is logged). Reads and assignments take no such lock and run at once.
 enum HeldLocks {
     private final class ThreadState {
         /// Library locks this thread holds now.

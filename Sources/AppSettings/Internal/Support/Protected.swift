@@ -16,14 +16,10 @@
     #endif
 #endif
 
-/// Mutable state behind a lock whose locking ThreadSanitizer can see on every platform.
-///
-/// On Linux, `Mutex` locks with atomics and futex calls inside the Synchronization module, which
-/// is not built with ThreadSanitizer instrumentation, so ThreadSanitizer reports every access made
-/// under the lock as a race. When the process runs under ThreadSanitizer, `withLock` therefore
-/// announces the acquire and the release itself (`__tsan_acquire` and `__tsan_release`, looked up
-/// once at run time; in a normal build they are absent and cost one check of a `nil` pointer).
-/// Apple's unfair lock is one ThreadSanitizer knows.
+/// Mutable state behind a lock whose locking ThreadSanitizer can see on every platform: on Linux,
+/// `Mutex` locks inside the uninstrumented Synchronization module, so under ThreadSanitizer
+/// `withLock` announces the acquire and release itself (`__tsan_acquire`, `__tsan_release`,
+/// looked up once; absent in a normal build).
 @usableFromInline
 package final class Protected<Value>: @unchecked Sendable {
     #if canImport(Darwin) || APPLE_STAND_INS

@@ -1,9 +1,8 @@
 import Foundation
 
 /// What an object is bound to, set once while it is initialized (`attachSlots`): its class's
-/// layout, its key with every name made from it, the store that reads and writes that key, and the
-/// log capture of the task that made it (tests' `AppSettingsLog.capture`: what the library logs
-/// for the object from its own threads, a watcher's refresh, goes there too).
+/// layout, its key, its store, and the log capture of the task that made it (tests'
+/// `AppSettingsLog.capture`, also for what is logged from the library's own threads).
 struct ObjectBinding {
     var layout = SettingsLayout.empty
     var key = SettingsKey(postfix: "")

@@ -1,10 +1,8 @@
 import Foundation
 
-// The codec's entry points that need no settings class: a stored set read by the kind of each
-// value (what a load reads before its class types the values, and all the inspector and the tool's
-// edits read), a set written back with its record of synced settings kept, and the write ID and
-// generation alone (the store watcher, the store). With `SettingsCodec.swift` these are the only callers of the archive reader
-// and writer (`Internal/Archive`).
+// The codec's entry points that need no settings class (a load before typing, the inspector, the
+// tool's edits, the store watcher). With `SettingsCodec.swift` the only callers of the archive
+// reader and writer.
 
 extension SettingsCodec {
     /// A stored settings set as the archive holds it, typed by the kind of each value.

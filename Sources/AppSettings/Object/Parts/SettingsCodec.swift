@@ -1,10 +1,7 @@
 import Foundation
 
-/// The stored form of one settings object: its values as archive bytes and archive bytes as
-/// values, migration included. One place for both directions; the save path
-/// (`AppSettingsObject+Saving.swift`, `+Merging`) and the load path (`+Loading`) call it, and so do
-/// the other ways values leave or enter an object (a JSON document, `NSCoding`, equality). The
-/// size check is the store's: it needs the domain's other keys (`SettingsStore`).
+/// The stored form of one settings object, both ways, migration included: for a load, a save,
+/// and every other way values leave or enter an object. (The size check is `SettingsStore`'s.)
 package struct SettingsCodec {
     let object: AppSettingsObject
 

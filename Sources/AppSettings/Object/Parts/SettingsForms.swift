@@ -1,9 +1,7 @@
 import Foundation
 
-/// The set in the forms it takes outside its store: a dictionary (`+Dictionary`), a JSON document
-/// (`+JSON`), its schema (`+Schema`), where each value comes from (`+SettingSource`), equality,
-/// hash and description (`+Equality`). Each form reads and fills the object through the ledger and
-/// the codec, as a load and a save do.
+/// The set in the forms it takes outside its store: a dictionary, a JSON document, its schema,
+/// where each value comes from, equality, hash and description (the `AppSettingsObject+` files).
 struct SettingsForms: ObjectPart {
     let object: AppSettingsObject
 }

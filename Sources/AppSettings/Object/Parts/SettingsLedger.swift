@@ -1,10 +1,7 @@
 import Foundation
 
-/// The ledger of an object: what is stored and what changed. A load (`+Loading`), a save
-/// (`+Saving`, `+Merging`) and another writer's notice (`+OtherWriters`) go through it: it takes
-/// the snapshot a save writes, decides what is written under the store's lock, and records what
-/// the store holds afterwards (`ObjectState.stored`, a ``StoredBase``, and `ObjectState.changes`, a
-/// ``ChangeTracking``).
+/// The ledger of an object: what is stored (``StoredBase``) and what changed
+/// (``ChangeTracking``), for a load, a save and another writer's notice.
 struct SettingsLedger: ObjectPart {
     let object: AppSettingsObject
 
@@ -35,16 +32,6 @@ struct SettingsLedger: ObjectPart {
     /// What the store held after the last load or save, the base of a merge.
     var storedBase: StoredBase {
         _state.withLock { $0.stored }
-    }
-
-    /// The base becomes `base`: what a scratch copy wrote on this object's behalf.
-    func replaceStoredBase(with base: StoredBase) {
-        _state.withLock { $0.stored = base }
-    }
-
-    /// The record of synced settings the next save writes is `record`.
-    func recordCloudRecord(_ record: CloudRecord) {
-        _state.withLock { $0.stored.cloudRecord = record }
     }
 
     /// The stored values of this set that no setting took (an object decoded inside a collection).

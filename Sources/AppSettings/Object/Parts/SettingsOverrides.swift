@@ -1,12 +1,10 @@
 import Foundation
 import Observation
 
-// Overrides: launch arguments, environment variables and managed configuration put a value over
-// a setting without saving it. The user's value stays in the slot (saved, compared, copied and
-// exported as before) and readers see the override's (`SettingSlot.setOverride`); the read path
-// does not change. A live object that is not nested looks for overrides at initialization and
-// again when managed configuration changes; nested objects get theirs from it, by their place
-// in the set (`-MySettings.audio.volume`).
+// Overrides put a value over a setting without saving it: the user's value stays in the slot and
+// readers see the override's (`SettingSlot.setOverride`). A live object that is not nested looks
+// for them at initialization and when managed configuration changes; nested objects get theirs
+// from it, by their place in the set (`-MySettings.audio.volume`).
 
 /// What a live object that is not nested found of overrides.
 struct OverrideState {
@@ -280,7 +278,7 @@ struct SettingsOverrides: ObjectPart {
                     ignored.append(
                         IgnoredOverride(
                             setting: path, source: candidate.source, origin: candidate.origin, value: candidate.text,
-                            reason: Self.overrideProblem(error)))
+                            reason: "\(error)"))
                 }
             }
             if let chosen { decided.append(chosen) } else { cleared.append(slot) }
@@ -296,10 +294,6 @@ struct SettingsOverrides: ObjectPart {
             return changed.sorted()
         }
         if !changed.isEmpty { changes.append((object, changed)) }
-    }
-
-    private static func overrideProblem(_ error: any Error) -> String {
-        "\(error)"
     }
 }
 

@@ -56,6 +56,10 @@ let package = Package(
                 // tool's module (the schema itself is checked on the model by SchemaTests).
                 "Documents/SchemaValidatorTests.swift",
                 "Support/ChildProcess.swift", "Support/BuiltExecutable.swift", "Support/ProcessTripleSettings.swift",
+                // The replica schedules: their other processes' saves are the test host's (the
+                // replicas' rule itself is checked on the model by ReplicaTests).
+                "Replicas/ReplicaScheduleTests.swift", "Support/ReplicaModel.swift", "Support/ReplicaSchedule.swift",
+                "Support/ReplicaScheduleRun.swift", "Support/ReplicaScheduleRun+Checks.swift",
                 // Linux-only machinery: the recovery copy and inotify (Apple's daemon writes atomically
                 // and notify(3) tells other processes; the store's Apple tests are AppleBranchTests).
                 "Store/RecoveryCopyTests.swift", "Store/StoreWatcherTests.swift",

@@ -95,7 +95,8 @@ extension AppSettingsObject {
 ///   system uses your app's Settings bundle" for a settings window of the app ("Building a
 ///   Settings bundle for your app"), whose edits are this process's own changes, as are the app's
 ///   own writes of a shown key; no foreground notice follows them, and their keys hold a `.`, which
-///   key-value observation reads as a path.
+///   key-value observation reads as a path. Observed on Apple platforms only
+///   (`SettingsAppBridge.editsInProcess`).
 ///
 /// Neither notice is acted on where it is posted (a change is posted on the writing thread, a save's
 /// under the store's lock): the look is queued on a queue of its own, once for every notice that
@@ -112,6 +113,8 @@ enum SettingsAppForegroundWatcher {
         _ = center.addObserver(forName: SystemCloudEnvironment.willEnterForeground, object: nil, queue: nil) { _ in
             look(refresh: true)
         }
+        // Where the Settings app's window can edit in this process (Apple platforms).
+        guard SettingsAppBridge.editsInProcess else { return true }
         _ = center.addObserver(forName: UserDefaults.didChangeNotification, object: nil, queue: nil) { _ in
             // This process's own change: nothing to re-read from disk. The library's own write posts
             // it with the keys written and the set not yet: no edit, and no look half-way.

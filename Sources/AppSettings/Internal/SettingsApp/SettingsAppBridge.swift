@@ -169,3 +169,16 @@ struct SettingsAppBridge: ObjectPart {
         takeWrittenValues(refresh: true)
     }
 }
+
+extension SettingsAppBridge {
+    /// Whether the Settings app's values can be edited inside this process, told by its own
+    /// `UserDefaults.didChangeNotification`: on Apple platforms, a Mac Catalyst app's settings
+    /// window. Linux has no Settings app, and corelibs posts no such notice.
+    static let editsInProcess: Bool = {
+        #if os(Linux) && !APPLE_STAND_INS
+            false
+        #else
+            true
+        #endif
+    }()
+}

@@ -32,7 +32,7 @@ extension Announcer {
         let (parent, seen, first) = object._state.withLock { state in
             let hidden = hidingOverridden && indices.contains { slots[$0].overrideSource != nil }
             let seen = hidden ? indices.filter { slots[$0].overrideSource == nil } : indices
-            return (state.parent?.object, seen, state.announcements.delivery(of: seen))
+            return (state.announcements.parent?.object, seen, state.announcements.delivery(of: seen))
         }
         deliver(first)
         if propagatesToParent, let parent, indices.contains(where: { !slots[$0].isConstant }) {
@@ -90,8 +90,7 @@ extension SettingsLedger {
             for slot in slots where slot.nestedObject == nil {
                 if let value = snapshot.values[slot.index] { _ = slot.assign(value) }
             }
-            state.stored.unknownValues = snapshot.stored.unknownValues
-            state.stored.schemaVersion = snapshot.stored.schemaVersion
+            state.ledger.takeUndeclared(of: snapshot.stored)
         }
         for slot in slots {
             if let nested = slot.nestedObject, let nestedSnapshot = snapshot.nested[slot.index] {
@@ -139,15 +138,16 @@ extension SettingsLedger {
                 for (slot, scratchSlot) in zip(slots, scratch.slots) where slot.nestedObject == nil {
                     if slot.assign(scratchSlot.anyValue) { changed.append(slot.index) }
                 }
-                state.changes.recordChange(of: changed.filter { !slots[$0].isConstant })
+                state.ledger.recordChange(of: changed.filter { !slots[$0].isConstant })
                 if takingLoadState {
                     state.takeLoadState(of: loadState)
-                    state.changes.markSaved()
+                    state.ledger.markSaved()
                     // What the load left unsaved (values it repaired, a set it took from a
                     // recovery copy or legacy keys) stays unsaved here.
-                    if loadState.changes.hasUnsavedChanges {
-                        state.changes.recordWholeSetChange()
-                        state.changes.recordChange(of: slots.indices.filter(loadState.changes.changedSinceSave))
+                    let loaded = loadState.ledger.changes
+                    if loaded.hasUnsavedChanges {
+                        state.ledger.recordWholeSetChange()
+                        state.ledger.recordChange(of: slots.indices.filter(loaded.changedSinceSave))
                     }
                 }
                 return changed
@@ -162,8 +162,7 @@ extension ObjectState {
     /// of the next merge, the settings this class does not declare, the schema version, what
     /// could not be read, the record of synced settings) and the load's error.
     mutating func takeLoadState(of loaded: Self) {
-        stored = loaded.stored
-        lastLoadError = loaded.lastLoadError
+        ledger.takeLoad(of: loaded.ledger)
         settingsApp.takeLoaded(loaded.settingsApp)
     }
 

@@ -67,8 +67,8 @@ extension SettingsLedger {
             let error = error as? AppSettingsError ?? .readFailed(key: userDefaultsKey, reason: "\(error)")
             if case .storeUnavailable = error { StoreAvailabilityWatcher.start() }
             _state.withLock { state in
-                state.lastLoadError = error
-                state.changes.markSaved()
+                state.ledger.recordLoadError(error)
+                state.ledger.markSaved()
             }
             return error
         }
@@ -78,17 +78,17 @@ extension SettingsLedger {
             let imported = loadLegacyValues(problems: &problems)
             let error = problems.error(key: userDefaultsKey)
             _state.withLock { state in
-                state.lastLoadError = error
-                state.changes.markSaved()
+                state.ledger.recordLoadError(error)
+                state.ledger.markSaved()
                 // Imported values are unsaved, so the next synchronization stores them in the set.
-                if imported { state.changes.recordWholeSetChange() }
+                if imported { state.ledger.recordWholeSetChange() }
             }
             return error
         }
         let loadError = loadStoredState(from: found.object, source: found.source)
         // The domain holds an older set than the copy: the copy's is loaded, unsaved, so that the
         // next synchronization writes it back.
-        if found.source == .recoveryCopyOverOlder { _state.withLock { $0.changes.recordWholeSetChange() } }
+        if found.source == .recoveryCopyOverOlder { _state.withLock { $0.ledger.recordWholeSetChange() } }
         // The domain's bytes could not be read at all: a whole recovery copy (Linux) is the set as
         // last saved; it loads over the developer defaults.
         guard case .unreadableArchive? = loadError, found.source == .userDefaults else { return loadError }
@@ -102,7 +102,7 @@ extension SettingsLedger {
         // The base is the copy's bytes, so a save backs the domain's up before replacing them;
         // unsaved, so that the next synchronization repairs the domain.
         let copyError = loadStoredState(from: .data(copy), source: .recoveryCopyOverUnreadable)
-        _state.withLock { $0.changes.recordWholeSetChange() }
+        _state.withLock { $0.ledger.recordWholeSetChange() }
         return copyError
     }
 
@@ -148,7 +148,7 @@ extension SettingsLedger {
     func loadStoredState(from read: PreferencesValue, source: StoredSource) -> AppSettingsError? {
         // What `validate:` or `checkAfterDecode()` repairs while the values go in counts as a
         // change after it (`fill(fromStored:)`): unsaved, so that the next save stores the repair.
-        let generationBeforeLoad = _state.withLock { $0.changes.generation }
+        let generationBeforeLoad = _state.withLock { $0.ledger.changes.generation }
         var stored = StoredBase()
         var error: AppSettingsError?
         switch read {
@@ -171,11 +171,7 @@ extension SettingsLedger {
         case .userDefaults, .recoveryCopyOverOlder:
             break  // the older set the copy replaced is logged by the store, which a save reads too
         }
-        _state.withLock { state in
-            state.stored = stored
-            state.lastLoadError = error
-            state.changes.savedGeneration = generationBeforeLoad
-        }
+        _state.withLock { $0.ledger.recordLoad(stored, error: error, changedAfter: generationBeforeLoad) }
         return error
     }
 
@@ -234,12 +230,12 @@ extension SettingsLedger {
                             reason: "holds \(stored.kindDescription), expected settings"))
                     continue
                 }
-                let before = nested._state.withLock { $0.changes.generation }
+                let before = nested._state.withLock { $0.ledger.changes.generation }
                 let nestedUnknown = try nested.ledger.fill(
                     fromStored: nestedEntries, path: path + slot.name + ".", problem: problem)
                 let nestedChanged = nested._state.withLock { state in
-                    state.stored.unknownValues = nestedUnknown
-                    return state.changes.generation != before
+                    state.ledger.recordUnknownValues(nestedUnknown)
+                    return state.ledger.changes.generation != before
                 }
                 if nestedChanged { repaired.append(slot.index) }
                 continue
@@ -259,7 +255,7 @@ extension SettingsLedger {
         }
         _state.withLock { state in
             for (slot, value) in decoded { slot.assignWithoutComparing(value) }
-            state.changes.recordChange(of: repaired)
+            state.ledger.recordChange(of: repaired)
         }
         // Its assignments count as changes too (`_writeSetting`): a load keeps them unsaved.
         object.checkAfterDecode()

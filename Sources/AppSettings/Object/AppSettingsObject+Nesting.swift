@@ -6,16 +6,13 @@ import Foundation
 extension Announcer {
     /// The object this one is nested in, if any.
     var parent: AppSettingsObject? {
-        _state.withLock { $0.parent?.object }
+        _state.withLock { $0.announcements.parent?.object }
     }
 
     /// Makes this object a nested setting of `parent`: stored in the parent's archive, and its
     /// changes make the parent unsaved.
     func embed(in parent: AppSettingsObject) {
-        let wasStandalone = _state.withLock { state in
-            defer { state.parent = WeakSettingsObject(object: parent) }
-            return state.parent == nil
-        }
+        let wasStandalone = _state.withLock { $0.announcements.embed(in: parent) }
         if wasStandalone {
             // Overrides are looked up by the place in the parent's set, not under its own key.
             overrides.clearOverrides()

@@ -28,15 +28,15 @@ extension SettingsLedger {
     /// Whether another process's write of the set is loaded at once (the public
     /// `reloadsWhenStoredSettingsChange`).
     var reloadsWhenStoredSettingsChange: Bool {
-        get { _state.withLock { $0.reloadsWhenStoredSettingsChange } }
-        nonmutating set { _state.withLock { $0.reloadsWhenStoredSettingsChange = newValue } }
+        get { _state.withLock { $0.ledger.reloadsWhenStoredSettingsChange } }
+        nonmutating set { _state.withLock { $0.ledger.setReloadsWhenStoredSettingsChange(newValue) } }
     }
 
     /// Told by the store watcher that another process stored this object's set, which now holds
     /// `stored` (`nil`: not readable as bytes). Nothing to tell when it is what this object last
     /// loaded or saved (it merged that write already, or wrote it).
     func storedSettingsDidChange(inAnotherProcess stored: Data?) {
-        if let stored, stored == _state.withLock({ $0.stored.data }) { return }
+        if let stored, stored == _state.withLock({ $0.ledger.stored.data }) { return }
         storedSettingsDidChange()
     }
 
@@ -44,7 +44,7 @@ extension SettingsLedger {
     /// changed since that was checked (an assignment made meanwhile stays, unsaved).
     private func reloadIfClean() {
         let snapshot = takeSnapshot()
-        guard _state.withLock({ $0.changes.savedGeneration == snapshot.changes.generation }) else { return }
+        guard _state.withLock({ $0.ledger.changes.savedGeneration == snapshot.changes.generation }) else { return }
         let scratch = object.ledger.makeScratchCopy(copyingValues: false)
         scratch.resetToDeveloperDefaults()
         let error = scratch.ledger.loadStoredState(refresh: true)
@@ -54,9 +54,7 @@ extension SettingsLedger {
         _state.withLock { state in
             state.takeLoadState(of: loadState)
             // Clean only if nothing changed since the check; a later change is still unsaved.
-            if state.changes.generation == snapshot.changes.generation {
-                state.changes.savedGeneration = state.changes.generation
-            }
+            if state.ledger.changes.generation == snapshot.changes.generation { state.ledger.markSaved() }
         }
         for (object, indices) in adopted { object.announcer.announce(indices, propagatesToParent: false) }
         if let error { Log.error("\(type(of: object)): reloading what another writer stored: \(error)") }
@@ -66,7 +64,9 @@ extension SettingsLedger {
     /// unavailable and it can be read now, loads it into every setting not changed since (the
     /// changes made meanwhile stay on top, unsaved).
     func reloadIfStoreBecameAvailable() {
-        guard embeddingParent == nil, case .storeUnavailable? = _state.withLock({ $0.lastLoadError }) else { return }
+        guard embeddingParent == nil, case .storeUnavailable? = _state.withLock({ $0.ledger.lastLoadError }) else {
+            return
+        }
         var snapshot = takeSnapshot()
         snapshot.excludeChangesSinceLastLoad()
         let scratch = object.ledger.makeScratchCopy(copyingValues: false)
@@ -78,7 +78,7 @@ extension SettingsLedger {
         let loadState = scratch._state.withLock { $0 }
         _state.withLock { state in
             // Only if no synchronization took the store's set meanwhile.
-            if case .storeUnavailable? = state.lastLoadError { state.takeLoadState(of: loadState) }
+            if case .storeUnavailable? = state.ledger.lastLoadError { state.takeLoadState(of: loadState) }
         }
         for (object, indices) in adopted { object.announcer.announce(indices, propagatesToParent: false) }
         if let error {
@@ -87,7 +87,7 @@ extension SettingsLedger {
     }
 
     func storedSettingsDidChange() {
-        if _state.withLock({ $0.reloadsWhenStoredSettingsChange }) { reloadIfClean() }
+        if _state.withLock({ $0.ledger.reloadsWhenStoredSettingsChange }) { reloadIfClean() }
         let continuations = announcer.listeners
         NotificationCenter.default.post(name: AppSettingsObject.storedSettingsDidChangeNotification, object: object)
         for continuation in continuations { continuation.yield(.storedSettingsChanged) }

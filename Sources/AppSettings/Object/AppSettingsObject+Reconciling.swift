@@ -197,11 +197,7 @@ extension SettingsLedger {
     func takeWritten(_ decision: WriteDecision, over snapshot: Snapshot) -> [(
         object: AppSettingsObject, indices: [Int]
     )] {
-        _state.withLock { state in
-            state.stored = decision.stored
-            // The store was read for this write: it is available again.
-            if case .storeUnavailable? = state.lastLoadError { state.lastLoadError = nil }
-        }
+        _state.withLock { $0.ledger.recordWrite(decision.stored) }
         guard let merged = decision.merged else { return [] }
         var adopted: [(object: AppSettingsObject, indices: [Int])] = []
         takeStoredValues(of: merged, over: snapshot, into: &adopted)
@@ -220,7 +216,7 @@ extension SettingsLedger {
             var changed: [Int] = []
             var nested: [(AppSettingsObject, AppSettingsObject, Snapshot, Int)] = []
             for (slot, mergedSlot) in zip(slots, merged.slots) where !slot.isConstant {
-                guard state.changes.changeGenerations[slot.index] <= snapshot.changes.generation else { continue }
+                guard !state.ledger.changes.changed(slot.index, since: snapshot.changes.generation) else { continue }
                 if let object = slot.nestedObject {
                     if let mergedObject = mergedSlot.nestedObject, let nestedSnapshot = snapshot.nested[slot.index] {
                         nested.append((object, mergedObject, nestedSnapshot, slot.index))

@@ -71,10 +71,10 @@ extension SettingsLedger {
     func takeSnapshot() -> Snapshot {
         var snapshot = _state.withLock { state in
             Snapshot(
-                changes: state.changes,
+                changes: state.ledger.changes,
                 values: slots.map { $0.nestedObject != nil ? nil : $0.anyValue },
                 nested: [:],
-                stored: state.stored
+                stored: state.ledger.stored
             )
         }
         for slot in slots {
@@ -86,9 +86,7 @@ extension SettingsLedger {
     /// Records that `snapshot` is stored: no unsaved changes up to it (the new stored base is
     /// taken by `takeWritten`).
     func markSaved(_ snapshot: Snapshot) {
-        _state.withLock { state in
-            state.changes.savedGeneration = max(state.changes.savedGeneration, snapshot.changes.generation)
-        }
+        _state.withLock { $0.ledger.markSaved(upTo: snapshot.changes.generation) }
         for slot in slots {
             if let nested = snapshot.nested[slot.index] { slot.nestedObject?.ledger.markSaved(nested) }
         }

@@ -297,7 +297,7 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
         let changed = _state.withLock { state in
             guard !slot.witness.isSame(slot.value, value) else { return false }
             slot.value = value
-            if !slot.isConstant { state.changes.recordChange(of: slot.index) }
+            if !slot.isConstant { state.ledger.recordChange(of: slot.index) }
             return true
         }
         if changed { _settingDidChange(slot) }
@@ -328,25 +328,16 @@ open class AppSettingsObject: NSObject, @unchecked Sendable {
 /// Mutable state shared by all settings of one object, guarded by its lock (`_state`).
 ///
 /// One lock, so that a save's snapshot takes the changes, the stored base and the cloud link in
-/// one moment; each field is owned by one part, and only that part's code touches it (checked by
-/// `scripts/object-members.py --state-owners`). Another part asks the owner; a moment that spans
-/// parts takes each field through its owner's static accessor inside the one lock
-/// (`CloudCoordinator.link(in:)`), or is a method of this type (`takeLoadState(of:)`).
+/// one moment. Each field is one part's state, a type whose fields only that part's file sets
+/// (access control): another part asks the owner, and a moment that spans parts calls each
+/// part's state inside the one lock, or is a method of this type (`takeLoadState(of:)`).
 @usableFromInline
 struct ObjectState {
-    /// Which settings changed since the last load or save (`SettingsLedger`; `_writeSetting`
-    /// records a change on the path of one setting).
-    @usableFromInline var changes = ChangeTracking()
-    /// What the store held after the last load or save (the base of a merge), in one value
-    /// (`SettingsLedger`).
-    var stored = StoredBase()
-    /// What went wrong in the last load (`SettingsLedger`).
-    var lastLoadError: AppSettingsError?
-    /// Whether another process's write is loaded at once (`SettingsLedger`).
-    var reloadsWhenStoredSettingsChange = false
-    /// The object this one is nested in (`Announcer`).
-    var parent: WeakSettingsObject?
-    /// Who hears of changes, and those a running transaction holds back (`Announcer`).
+    /// What is stored and what changed (``SettingsLedger``; `_writeSetting` records a change on
+    /// the path of one setting).
+    @usableFromInline var ledger = LedgerState()
+    /// Who hears of changes, those a running transaction holds back, and the object this one is
+    /// nested in (``Announcer``).
     var announcements = Announcements()
     /// The cloud store this object syncs with, while it does (`CloudCoordinator`).
     var cloud = CloudLink()

@@ -81,7 +81,7 @@ extension SettingsLedger {
     /// A save that writes even a clean object (every value as it holds it), for tests.
     @discardableResult
     func synchronize(forcing: Bool) throws -> FinishedSave? {
-        if forcing { object._state.withLock { $0.changes.recordWholeSetChange() } }
+        if forcing { object._state.withLock { $0.ledger.recordWholeSetChange() } }
         return try reconcile(.unsavedChanges, replicas: object.ledger.replicas())
     }
 }

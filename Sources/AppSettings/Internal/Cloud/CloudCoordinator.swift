@@ -21,32 +21,21 @@ struct CloudCoordinator: ObjectPart {
         _state.withLock { $0.cloud }
     }
 
-    /// The cloud link in `state`, for a save taking it in the moment of its snapshot.
-    static func link(in state: ObjectState) -> CloudLink {
-        state.cloud
-    }
-
     /// The object syncs through `sync` from now on; the link it synced through before ends.
     func attach(_ sync: CloudSync) {
         detach()
-        _state.withLock { $0.cloud.sync = sync }
+        _state.withLock { $0.cloud.attach(sync) }
     }
 
     /// The object no longer syncs: the link it synced through stops, still seeing the account.
     func pause() {
-        let sync = _state.withLock { state in
-            defer { (state.cloud.sync, state.cloud.stopped) = (nil, state.cloud.sync ?? state.cloud.stopped) }
-            return state.cloud.sync
-        }
+        let sync = _state.withLock { $0.cloud.pause() }
         sync?.stop(keepingAccount: true)
     }
 
     /// The object's links to the store end.
     private func detach() {
-        let links = _state.withLock { state in
-            defer { (state.cloud.sync, state.cloud.stopped) = (nil, nil) }
-            return [state.cloud.sync, state.cloud.stopped]
-        }
+        let links = _state.withLock { $0.cloud.stop() }
         for link in links { link?.stop() }
     }
 

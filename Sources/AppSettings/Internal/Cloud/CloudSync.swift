@@ -149,10 +149,28 @@ struct CloudPushPlan {
     var failures: [AppSettingsError] = []
 }
 
-/// An object's link to the cloud store it syncs with.
+/// An object's link to the cloud store it syncs with: the `CloudCoordinator`'s part of the
+/// object's state (`ObjectState.cloud`), set only by the methods below.
 struct CloudLink {
     /// The cloud store this object syncs with, while it does.
-    var sync: CloudSync?
+    private(set) var sync: CloudSync?
     /// The link `stopSyncing()` stopped, until syncing starts again: it still sees the account.
-    var stopped: CloudSync?
+    private(set) var stopped: CloudSync?
+
+    /// Syncs through `sync` from now on (the links before are ended by `stop()` first).
+    mutating func attach(_ sync: CloudSync) {
+        self.sync = sync
+    }
+
+    /// Stops syncing: the link it synced through is kept as the stopped one, and returned.
+    mutating func pause() -> CloudSync? {
+        defer { (sync, stopped) = (nil, sync ?? stopped) }
+        return sync
+    }
+
+    /// Ends both links, and returns them.
+    mutating func stop() -> [CloudSync?] {
+        defer { (sync, stopped) = (nil, nil) }
+        return [sync, stopped]
+    }
 }

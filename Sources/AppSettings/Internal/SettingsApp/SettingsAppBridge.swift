@@ -75,7 +75,7 @@ struct SettingsAppBridge: ObjectPart {
         }
         let shown = shownKeys
         let (seen, generation, changeGeneration) = _state.withLock {
-            ($0.settingsApp.seen, $0.settingsApp.generation, SettingsLedger.changeGeneration(in: $0))
+            ($0.settingsApp.seen, $0.settingsApp.generation, $0.ledger.changes.generation)
         }
         let found: (set: Data?, objects: [String: Any])
         do {
@@ -127,17 +127,17 @@ struct SettingsAppBridge: ObjectPart {
     /// the key: the next look, which reads after it, decides).
     func apply(_ look: Look) -> Bool {
         let changed = _state.withLock { state -> [Int]? in
-            if look.stale { state.settingsApp.needsWriting = true }
+            if look.stale { state.settingsApp.markNeedsWriting() }
             guard !look.newlySeen.isEmpty else { return [] }
             guard state.settingsApp.generation == look.generation,
                 !look.taken.contains(where: {
-                    SettingsLedger.changed($0.slot.index, since: look.changeGeneration, in: state)
+                    state.ledger.changes.changed($0.slot.index, since: look.changeGeneration)
                 })
             else { return nil }
             state.settingsApp.see(look.newlySeen, ignoring: look.ignored)
             var changed: [Int] = []
             for (slot, value) in look.taken where slot.assign(value) { changed.append(slot.index) }
-            SettingsLedger.recordChange(of: changed, in: &state)
+            state.ledger.recordChange(of: changed)
             return changed
         }
         guard let changed else { return false }

@@ -1,10 +1,14 @@
 import Foundation
 
-/// Who hears of an object's changes, and the changes waiting for a delivery or a transaction's end.
-/// Guarded by the object's `_state`; what it hands out is called only after the lock is released.
+/// Who hears of an object's changes (the object it is nested in among them), and the changes
+/// waiting for a delivery or a transaction's end: the ``Announcer``'s part of the object's state,
+/// guarded by its `_state`, set only by the methods of this file. What it hands out is called only
+/// after the lock is released.
 struct Announcements {
+    /// The object this one is nested in.
+    private(set) var parent: WeakSettingsObject?
     /// The streams of ``AppSettingsObject/changes`` still listening, by stream.
-    var continuations: [UUID: AsyncStream<AppSettingsChange>.Continuation] = [:]
+    private var continuations: [UUID: AsyncStream<AppSettingsChange>.Continuation] = [:]
     /// How many transactions (`inTransaction`) are running; nothing is delivered while above 0.
     private var transactionDepth = 0
     /// The settings changed and not yet delivered (Observation, the notification, the change
@@ -47,6 +51,20 @@ struct Announcements {
         continuations.isEmpty ? [] : Array(continuations.values)
     }
 
+    /// Nests the object in `parent`; whether it was nested in none before.
+    mutating func embed(in parent: AppSettingsObject) -> Bool {
+        defer { self.parent = WeakSettingsObject(object: parent) }
+        return self.parent == nil
+    }
+
+    mutating func addStream(_ continuation: AsyncStream<AppSettingsChange>.Continuation, id: UUID) {
+        continuations[id] = continuation
+    }
+
+    mutating func removeStream(id: UUID) {
+        continuations[id] = nil
+    }
+
     mutating func beginTransaction() {
         transactionDepth += 1
     }
@@ -75,7 +93,7 @@ struct Announcer: ObjectPart {
 
     /// Sends this object's changes to `continuation` (a `changes` sequence) from now on.
     func addStream(_ continuation: AsyncStream<AppSettingsChange>.Continuation, id: UUID) {
-        _state.withLock { $0.announcements.continuations[id] = continuation }
+        _state.withLock { $0.announcements.addStream(continuation, id: id) }
     }
 
     /// The `changes` sequences open now, for an event that is not a change of values.
@@ -85,7 +103,7 @@ struct Announcer: ObjectPart {
 
     /// The `changes` sequence `id` ended: nothing more is sent to it.
     func removeStream(id: UUID) {
-        _ = _state.withLock { $0.announcements.continuations.removeValue(forKey: id) }
+        _state.withLock { $0.announcements.removeStream(id: id) }
     }
 }
 

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Which settings of one object changed since the last load or save: the counters every
-/// assignment moves, a save compares and a merge consults. Guarded by the object's `_state`.
-@usableFromInline
+/// assignment moves, a save compares and a merge consults. Guarded by the object's `_state`, in
+/// the ledger's part of it (``LedgerState``); its counters move only by the methods below.
 struct ChangeTracking: Sendable {
     /// Counts changes to stored settings.
-    @usableFromInline var generation: UInt64 = 0
+    private(set) var generation: UInt64 = 0
     /// The `generation` of the last load or save: the object is unsaved while they differ.
-    var savedGeneration: UInt64 = 0
+    private(set) var savedGeneration: UInt64 = 0
     /// The `generation` of each setting's last change, by declaration position: a setting
     /// changed since the last load or save while its entry is above `savedGeneration`.
-    @usableFromInline var changeGenerations: [UInt64] = []
+    private(set) var changeGenerations: [UInt64] = []
 
     init(settingCount: Int = 0) {
         changeGenerations = Array(repeating: 0, count: settingCount)
@@ -30,7 +30,7 @@ struct ChangeTracking: Sendable {
     }
 
     /// Counts one change of the stored setting at `index`.
-    @inlinable mutating func recordChange(of index: Int) {
+    mutating func recordChange(of index: Int) {
         generation &+= 1
         changeGenerations[index] = generation
     }
@@ -48,8 +48,14 @@ struct ChangeTracking: Sendable {
         generation &+= 1
     }
 
-    /// No unsaved changes: what the object holds is what is stored.
-    mutating func markSaved() {
+    /// The counters as of the last load or save (a snapshot's copy: what is adopted over it
+    /// leaves every setting changed since untouched).
+    mutating func rewindToLastSave() {
+        generation = savedGeneration
+    }
+
+    /// No unsaved changes up to `generation`: a change counted after it stays unsaved.
+    mutating func markSaved(upTo generation: UInt64) {
         savedGeneration = generation
     }
 }

@@ -6,14 +6,15 @@ import Observation
 // for them at initialization and when managed configuration changes; nested objects get theirs
 // from it, by their place in the set (`-MySettings.audio.volume`).
 
-/// What a live object that is not nested found of overrides.
+/// What a live object that is not nested found of overrides: the ``SettingsOverrides``' part of
+/// the object's state (`ObjectState.overrides`), made and read only in this file.
 struct OverrideState {
     /// The sources it took at initialization.
-    var sources: OverrideSources
+    fileprivate let sources: OverrideSources
     /// What managed configuration held for it at the last look.
-    var managed: ManagedConfigurationSource.Read
+    fileprivate let managed: ManagedConfigurationSource.Read
     /// The overrides it could not use.
-    var ignored: [IgnoredOverride]
+    fileprivate let ignored: [IgnoredOverride]
 }
 
 /// What one application of overrides did, for what is done after the locks are released.

@@ -13,7 +13,7 @@ struct Snapshot {
     /// Makes the snapshot's moment the last load or save (nested objects' too), so that what
     /// is adopted over it leaves every setting changed since untouched.
     mutating func excludeChangesSinceLastLoad() {
-        changes.generation = changes.savedGeneration
+        changes.rewindToLastSave()
         for index in nested.keys { nested[index]?.excludeChangesSinceLastLoad() }
     }
 

@@ -1,3 +1,4 @@
+@_spi(AppSettingsTool) import AppSettingsStoredSets
 import AppSettingsTesting
 import Foundation
 import Testing
@@ -28,6 +29,26 @@ extension SyncTests {
         #expect(phone.settings.theme == "dark" && phone.settings.fontSize == 12)
         #expect(phone.relaunched().fontSize == 12)
         #expect(laptop.settings.theme == "light" && laptop.settings.fontSize == 20)
+    }
+
+    @Test("another account's setting the tool changes is this account's: sent, never reverted by the pull")
+    func theToolsEditOfAnotherAccountsSettingIsSent() throws {
+        let (phone, laptop) = try twoDevices()
+        phone.settings.fontSize = 20
+        try phone.settings.synchronizeToUserDefaults()
+        cloud.deliverChanges()
+        phone.settings.stopSyncing()
+        cloud.signIn(phone.store, to: cloud.makeAccount(holding: [:]))
+        phone.settings.theme = "dark"
+        try phone.settings.synchronizeToUserDefaults()  // fontSize holds the first account's value
+        try StoredSettingsEditor.setValue(
+            "16", forSetting: "fontSize", userDefaults: phone.suite.another(), key: phone.settings.userDefaultsKey)
+        try phone.settings.resetToUserDefaults()
+        try phone.settings.startSyncing(with: phone.store)
+        cloud.deliverChanges()
+        #expect(cloud.settingValues(for: phone.store)[Self.key("fontSize")] as? Int == 16)
+        #expect(phone.settings.fontSize == 16 && phone.relaunched().fontSize == 16)
+        #expect(laptop.settings.fontSize == 20)
     }
 
     @Test("stopped: a change saved on another account never reaches the account of the stop")

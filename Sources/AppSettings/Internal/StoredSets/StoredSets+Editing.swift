@@ -96,9 +96,13 @@ extension StoredSets {
                 if let schema { try check(entries, changedFrom: set.values, against: schema, key: key) }
                 var records = set.records
                 // A synced value it changes is versioned as a save without a store versions it (one
-                // above the record), so that the syncing app sends it; one without a version stays so.
+                // above the record), so that the syncing app sends it; one without a version stays so,
+                // but one that holds another account's value becomes the record's account's.
                 if var cloud = CloudRecord.decoded(from: records) {
-                    for (name, stamp) in cloud.stamps where entries[name] != set.values[name] {
+                    let versioned =
+                        cloud.stamps.map { ($0.key, $0.value as CloudStamp?) }
+                        + cloud.foreign.subtracting(cloud.stamps.keys).map { ($0, nil) }
+                    for (name, stamp) in versioned where entries[name] != set.values[name] {
                         let value = entries[name]?.cloudValue
                         cloud.stampChange(of: name, as: CloudStamp.after([stamp], value: value), over: stamp)
                     }

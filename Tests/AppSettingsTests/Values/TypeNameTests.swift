@@ -64,8 +64,9 @@ struct TypeNameTests {
             AllTypesSettings(store: .inMemory(UUID().uuidString)),
             CheckedSettings(store: .inMemory(UUID().uuidString)),
         ]
-        for object in objects {
-            let levels = StoredFields.byClass(of: object, upTo: AppSettingsObject.self)
+        // Found by their registered slots' wrapper types, as at initialization, or else by a cast.
+        for (object, registered) in objects.flatMap({ [($0, $0.slots), ($0, [])] }) {
+            let levels = StoredFields.byClass(of: object, upTo: AppSettingsObject.self, registered: registered)
             #expect(levels.joined().count == object.slots.count, "\(type(of: object))")
             // The superclass's settings come first in the object's order.
             #expect(

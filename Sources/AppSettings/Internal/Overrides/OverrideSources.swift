@@ -238,7 +238,8 @@ enum ManagedConfigurationSource {
     /// The places of a set's file, made once per process for each domain, key and directories
     /// (every object of a set looks there at initialization).
     private static func filePaths(key: String, domain: String, directories: [String]) -> [String] {
-        let cacheKey = [domain, key] + directories
+        // A `String` key: `[String]`'s first use as one scans the process's conformance records.
+        let cacheKey = directories.reduce(domain + "\0" + key) { $0 + "\0" + $1 }
         if let paths = filePathCache.withLock({ $0[cacheKey] }) { return paths }
         let name = SettingsKey(storedKey: key).managedConfigurationFile(domain: domain)
         let paths = directories.map { appendingPathComponent(name, to: $0) }
@@ -246,7 +247,7 @@ enum ManagedConfigurationSource {
         return paths
     }
 
-    private static let filePathCache = Protected<[[String]: [String]]>([:])
+    private static let filePathCache = Protected<[String: [String]]>([:])
 }
 
 extension SettingSource {

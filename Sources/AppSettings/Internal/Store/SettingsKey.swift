@@ -78,7 +78,8 @@ struct SettingsKey: Hashable, Sendable, CustomStringConvertible {
     /// where a lowercase letter meets an uppercase one, joined with `_`, uppercased; characters
     /// an environment variable's name cannot hold (`.`, `-`) become `_`.
     func environmentName(path: String) -> String {
-        ([postfix] + path.split(separator: ".").map(String.init)).map(Self.words).joined(separator: "_")
+        // Not `joined(separator:)`, whose first use scans the process's conformance records.
+        path.split(separator: ".").reduce(Self.words(postfix)) { $0 + "_" + Self.words(String($1)) }
     }
 
     /// The managed-configuration file of this set in the configuration directories (Linux),

@@ -37,9 +37,8 @@ enum StoredSource: Equatable {
 /// Reads and writes one settings key of one `UserDefaults`: the data path below the settings
 /// object, and the only way to it (nothing outside `Store/` sees the domain).
 ///
-/// What differs per place is behind ``StorageDomain`` (see there); the optional capabilities
-/// (``RecoveryCopying``, ``DomainFileWriting``, ``AvailabilityReporting``) are found once, here,
-/// so that no read or write casts.
+/// What differs per place is behind ``StorageDomain`` (see there); its optional capabilities are
+/// taken once, here, so that no read or write casts.
 struct SettingsStore: @unchecked Sendable {
     /// The store this key is in: what it is, and the `UserDefaults` it is bound to.
     let location: AppSettingsStore
@@ -60,9 +59,9 @@ struct SettingsStore: @unchecked Sendable {
         self.key = key
         let domain = store.makeDomain()
         self.domain = domain
-        recoveryCopies = domain as? any RecoveryCopying
-        domainFile = domain as? any DomainFileWriting
-        availability = domain as? any AvailabilityReporting
+        recoveryCopies = domain.asRecoveryCopying
+        domainFile = domain.asDomainFileWriting
+        availability = domain.asAvailabilityReporting
         preferencesDomain = domain as? PreferencesDomain
     }
 

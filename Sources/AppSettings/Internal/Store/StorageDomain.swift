@@ -3,19 +3,16 @@ import Foundation
 /// The storage seam: what ``SettingsStore`` needs of every place a set is kept. Each domain
 /// implements all of it; what only some domains have is a capability of its own, below, and a
 /// domain conforms to the capabilities it has, nothing else. The store builds its domain
-/// (``AppSettingsStore/makeDomain()``) and ``SettingsStore`` finds its capabilities once, when it
-/// is made:
+/// (``AppSettingsStore/makeDomain()``) and ``SettingsStore`` takes its capabilities once, when it
+/// is made (`asRecoveryCopying` and the like, never a cast):
 ///
 /// | Domain | File | Capabilities |
 /// | --- | --- | --- |
 /// | ``PreferencesDomain`` on Linux | `PreferencesDomain+Linux.swift` | ``AvailabilityReporting``, ``DomainFileWriting``, ``RecoveryCopying`` |
 /// | ``PreferencesDomain`` on Apple platforms | `PreferencesDomain+Darwin.swift` | ``AvailabilityReporting`` |
 /// | ``InMemoryDomain`` | `InMemoryDomain.swift` | none |
-/// The store's logic (re-read under the lock, decide, back up, check the size, write, flush) is
-/// written once, in ``SettingsStore``; `Tests/AppSettingsTests/Store/StoreCompatibilityTests.swift`
-/// runs one suite over every implementation the build has.
-/// calls; one compatibility suite (`Tests/AppSettingsTests/Store/StoreCompatibilityTests.swift`) runs
-/// over every implementation the build has.
+/// The store's logic is written once, in ``SettingsStore``; one suite runs over every domain
+/// (`Tests/AppSettingsTests/Store/StoreCompatibilityTests.swift`).
 protocol StorageDomain {
     /// Runs `body` as the only writer (`exclusive`) or as a reader of the domain.
     func withLock<T>(exclusive: Bool, key: String, _ body: () throws -> T) throws -> T
@@ -35,7 +32,21 @@ protocol StorageDomain {
     func synchronize() -> Bool
     /// Why ``synchronize()`` returned `false`.
     var synchronizeFailure: String { get }
+    /// The domain as each capability below, or `nil`: by the conformances the compiler sees (a cast
+    /// to a protocol scans every conformance record of the process).
+    var asAvailabilityReporting: (any AvailabilityReporting)? { get }
+    var asDomainFileWriting: (any DomainFileWriting)? { get }
+    var asRecoveryCopying: (any RecoveryCopying)? { get }
 }
+
+extension StorageDomain {
+    var asAvailabilityReporting: (any AvailabilityReporting)? { nil }
+    var asDomainFileWriting: (any DomainFileWriting)? { nil }
+    var asRecoveryCopying: (any RecoveryCopying)? { nil }
+}
+extension AvailabilityReporting { var asAvailabilityReporting: (any AvailabilityReporting)? { self } }
+extension DomainFileWriting { var asDomainFileWriting: (any DomainFileWriting)? { self } }
+extension RecoveryCopying { var asRecoveryCopying: (any RecoveryCopying)? { self } }
 
 /// A domain that may hold a set it cannot read now (both ``PreferencesDomain``s): a domain
 /// without it holds exactly what it reads.

@@ -15,31 +15,23 @@ enum HeldLocks {
         var waiting: [() -> Void] = []
     }
 
-    private static let threadKey = "AppSettings.HeldLocks"
-
-    private static var current: ThreadState {
-        let dictionary = Thread.current.threadDictionary
-        if let state = dictionary[threadKey] as? ThreadState { return state }
-        let state = ThreadState()
-        dictionary[threadKey] = state
-        return state
-    }
+    private static let current = ThreadLocalObject { ThreadState() }
 
     /// Runs `body` while holding a library lock that `body` takes.
     static func holding<T>(_ body: () throws -> T) rethrows -> T {
-        let state = current
+        let state = current.value
         state.held += 1
         defer { state.held -= 1 }
         return try body()
     }
 
     /// Whether this thread holds a library lock now: a notice posted here is the library's own write's.
-    static var isHeld: Bool { current.held > 0 }
+    static var isHeld: Bool { current.value.held > 0 }
 
     /// Runs a call that takes the library's locks now, or, on a thread holding one, once its
     /// outermost call released them (`what` names it in the log if it then fails).
     static func call(_ what: String, _ body: @escaping () throws -> Void) throws {
-        let state = current
+        let state = current.value
         guard state.held == 0 else {
             state.waiting.append {
                 do { try body() } catch { Log.error("\(what), made after the write it was asked for inside: \(error)") }

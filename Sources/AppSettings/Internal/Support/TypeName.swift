@@ -32,8 +32,8 @@ private func numberTypeName(_ number: NSNumber) -> String {
     }
 }
 
-/// The name a settings class's key is made of by default: `String(describing: type)`, the
-/// class's name without its module (a nested class's without its enclosing types).
+/// The name a settings class's key is made of by default: what `String(describing: type)` gives, the class's name
+/// without its module or enclosing types, but without its casts (each scans the process's conformance records).
 func settingsClassName(of type: AnyClass) -> String {
-    String(describing: type)
+    _typeName(type, qualified: false)
 }

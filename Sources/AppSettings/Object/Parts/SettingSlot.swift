@@ -58,6 +58,8 @@ class AnySettingSlot: @unchecked Sendable {
     func assignWithoutComparing(_ value: Any) {}
     /// The current value, as `Any`.
     var anyValue: Any { () }
+    /// The slot of `wrapper` when it is a `Setting` of this slot's type (no cast to a protocol).
+    func slot(ofWrapper wrapper: Any) -> AnySettingSlot? { nil }
     /// The settings object the value is, when it is a nested one.
     var nestedObject: AppSettingsObject? { nil }
     /// Whether this slot holds `value` (one taken from `anyValue` of a slot of the same type).
@@ -198,6 +200,9 @@ final class SettingSlot<Value: SettingValue>: AnySettingSlot, @unchecked Sendabl
     }
 
     override var anyValue: Any { value }
+    override func slot(ofWrapper wrapper: Any) -> AnySettingSlot? {
+        type(of: wrapper) == Setting<Value>.self ? (wrapper as? Setting<Value>)?.slot : nil
+    }
 
     override var nestedObject: AppSettingsObject? { holdsSettingsObject ? value as? AppSettingsObject : nil }
 

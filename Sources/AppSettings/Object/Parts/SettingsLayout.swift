@@ -68,8 +68,8 @@ struct SettingsLayout: @unchecked Sendable {
         var found = levels.reversed().flatMap { $0 }
         // Slots its initialization registered that reflection did not find: the class's
         // reflection metadata was stripped. They work in memory, unnamed; nothing is stored.
-        let unfound = found.isEmpty && SlotRegistration.pendingCount > 0
-        if unfound, let pending = SlotRegistration.pop(SlotRegistration.pendingCount) {
+        let unfound = found.isEmpty && !SlotRegistration.pending.isEmpty
+        if unfound, let pending = SlotRegistration.pop(SlotRegistration.pending.count) {
             found = pending.enumerated().map { ("(unnamed \($0.offset + 1))", $0.element) }
         }
         SlotRegistration.remove(found.map(\.slot))

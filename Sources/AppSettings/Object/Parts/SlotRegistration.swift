@@ -14,50 +14,27 @@ enum SlotRegistration {
         var slots: [AnySettingSlot] = []
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in releaseStack(pointer) }
-        return key
-    }()
-
-    // The destructor's argument is non-optional in Apple's SDK and optional in Glibc's: one
-    // overload for each, so that the destructor above is the same code on every platform.
-    private static func releaseStack(_ pointer: UnsafeMutableRawPointer) {
-        Unmanaged<AnyObject>.fromOpaque(pointer).release()
-    }
-
-    private static func releaseStack(_ pointer: UnsafeMutableRawPointer?) {
-        if let pointer { releaseStack(pointer) }
-    }
-
-    private static var stack: Stack {
-        if let pointer = pthread_getspecific(key) {
-            return Unmanaged<Stack>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        let stack = Stack()
-        pthread_setspecific(key, Unmanaged.passRetained(stack).toOpaque())
-        return stack
-    }
+    private static let stack = ThreadLocalObject { Stack() }
 
     static func push(_ slot: AnySettingSlot) {
-        stack.slots.append(slot)
+        stack.value.slots.append(slot)
     }
 
     /// Removes and returns the `count` slots pushed last, oldest first; `nil` if there are fewer.
     static func pop(_ count: Int) -> [AnySettingSlot]? {
-        let stack = self.stack
+        let stack = self.stack.value
         guard stack.slots.count >= count else { return nil }
         let popped = Array(stack.slots.suffix(count))
         stack.slots.removeLast(count)
         return popped
     }
 
-    /// How many slots were pushed and not popped on this thread.
-    static var pendingCount: Int { stack.slots.count }
+    /// The slots pushed and not popped on this thread.
+    static var pending: [AnySettingSlot] { stack.value.slots }
 
     /// Removes the given slots wherever they are (after the walk of the stored properties found them).
     static func remove(_ slots: [AnySettingSlot]) {
         let identities = Set(slots.map(ObjectIdentifier.init))
-        stack.slots.removeAll { identities.contains(ObjectIdentifier($0)) }
+        stack.value.slots.removeAll { identities.contains(ObjectIdentifier($0)) }
     }
 }

@@ -15,15 +15,20 @@ enum StoredFields {
     }
 
     /// The `@Setting` properties of `object` declared by its class and by its superclasses up to,
-    /// not including, `base`, grouped by class: the object's own class first.
-    static func byClass(of object: AppSettingsObject, upTo base: AnyClass) -> [[Field]] {
+    /// not including, `base`, grouped by class: the object's own class first. A slot `registered` (by the object being
+    /// initialized) is told by its wrapper's type: a cast to `_SettingWrapper` scans conformance records per new type.
+    static func byClass(
+        of object: AppSettingsObject, upTo base: AnyClass, registered: [AnySettingSlot] = SlotRegistration.pending
+    ) -> [[Field]] {
         var levels: [[Field]] = []
         var mirror: Mirror? = Mirror(reflecting: object)
         while let level = mirror, level.subjectType != base {
             levels.append(
                 level.children.compactMap { child in
-                    guard let label = child.label, let wrapper = child.value as? any _SettingWrapper else { return nil }
-                    return Field(name: label, slot: wrapper._slot)
+                    guard let label = child.label else { return nil }
+                    let known = registered.lazy.compactMap { $0.slot(ofWrapper: child.value) }.first
+                    guard let slot = known ?? (child.value as? any _SettingWrapper)?._slot else { return nil }
+                    return Field(name: label, slot: slot)
                 })
             mirror = level.superclassMirror
         }

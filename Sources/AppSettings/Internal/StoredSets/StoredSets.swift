@@ -39,9 +39,6 @@ package enum StoredSets {
         set.storedSchema?.properties.values.filter(\.isCheckedByApp).map(\.name).sorted() ?? []
     }
 
-    /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
-    package static func storedValue(fromJSON value: Any) -> StoredValue? { StoredValue(propertyListValue: value) }
-
     /// The value JSON text holds (read exactly, as documents are: `JSONReader`); `nil` when the
     /// text is not JSON.
     package static func storedValue(fromJSONText text: String) -> StoredValue? {
@@ -58,9 +55,6 @@ package enum StoredSets {
     ) throws -> StoredValue {
         try JSONForm.storedValue(value, like: template, merging: merging, strict: strict)
     }
-
-    /// The name of a value's type, as errors give it.
-    package static func typeName(of value: Any) -> String { foundTypeName(of: value) }
 
     // MARK: The stored schema
 

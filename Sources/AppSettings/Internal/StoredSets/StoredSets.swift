@@ -58,32 +58,25 @@ package enum StoredSets {
 
     // MARK: The stored schema
 
-    /// The formats a stored set's schema is given in.
-    package enum SchemaFormat {
-        case json
-        case appconfig
-    }
-
-    /// The schema a stored set carries in its `$schema`, in `format`; `nil` when it carries none.
+    /// The schema a stored set carries in its `$schema`, as a JSON Schema or (`asAppConfig`) an
+    /// AppConfig specification; `nil` when it carries none.
     package static func schemaDocument(
         of set: SettingsCodec.StoredSet,
         key: String,
-        format: SchemaFormat,
+        asAppConfig: Bool,
         bundleIdentifier: String
     ) -> Data? {
         guard let schema = set.storedSchema else { return nil }
         // The title is the key's postfix, as in `jsonSchema()`; the class's version where it is not
         // the set's (sets stored by AppSettings 0.1.0 do not say it).
         let title = key.hasPrefix(keyPrefix) ? String(key.dropFirst(keyPrefix.count)) : key
-        switch format {
-        case .json:
-            return JSONSchema.document(
-                properties: schema.sortedProperties, title: title,
-                schemaVersion: schema.schemaVersion ?? set.schemaVersion.flatMap { Int(exactly: $0) })
-        case .appconfig:
+        guard !asAppConfig else {
             return AppConfigSpecification.document(
                 properties: schema.sortedProperties, key: key, bundleIdentifier: bundleIdentifier)
         }
+        return JSONSchema.document(
+            properties: schema.sortedProperties, title: title,
+            schemaVersion: schema.schemaVersion ?? set.schemaVersion.flatMap { Int(exactly: $0) })
     }
 
     /// What the schema a stored set carries cannot say, in a sentence for the tool to print beside

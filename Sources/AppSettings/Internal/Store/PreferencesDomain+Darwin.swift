@@ -128,8 +128,10 @@
                     { isExpiring in
                         // Waits a bounded time, and stops waiting, or does not write, once the
                         // process is about to be suspended: it must not be suspended holding the file.
-                        try FileLock.withLock(
-                            at: path, key: key, waitingAtMost: BackgroundAssertion.lockWaitLimit,
+                        let limit = BackgroundAssertion.lockWaitLimit.components
+                        return try FileLock.withLock(
+                            at: path, exclusive: true, key: key,
+                            waitingAtMost: Double(limit.seconds) + Double(limit.attoseconds) / 1e18,
                             stoppingWhen: isExpiring
                         ) {
                             guard !isExpiring() else {

@@ -1,8 +1,5 @@
 import Foundation
 
-// The settings set at an archive's root, in either format (`ArchiveFormat`); the reader itself
-// (`KeyedArchiveReader.swift`) knows keyed archives, not settings.
-
 extension KeyedArchiveReader {
     /// Where a setting's value is: an object, or a number or Boolean stored inline in the field.
     enum Field {

@@ -1,11 +1,5 @@
 import Foundation
 
-// How a secure decoder makes the archive's objects: nesting bounded by `ArchiveFormat.maximumDepth`,
-// cycles refused, an object referenced twice made once, each checked against the classes asked
-// for; Foundation's values from `KeyedArchiveReader`, the app's classes with their `init(coder:)`
-// on a decoder positioned on the object. (The decoder's `NSCoder` interface is
-// `SecureArchiveDecoder.swift`.)
-
 extension SecureArchiveDecoder {
     /// Decodes the object with the given UID, or records why not and returns `nil`.
     func decodeObject(uid: Int, classes: [AnyClass]) -> AnyObject? {

@@ -1,5 +1,3 @@
-// Linux: a recovery copy written on another thread while CoreFoundation rewrites the domain
-// (see `PreferencesDomain+Linux.swift` and `RecoveryCopyFormat`).
 #if os(Linux) && !APPLE_STAND_INS
     import CoreFoundation
     import Foundation

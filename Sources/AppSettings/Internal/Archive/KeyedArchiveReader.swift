@@ -9,7 +9,6 @@ import Foundation
 struct KeyedArchiveReader {
     private let plist: BinaryPropertyListReader
     private let archiveObjects: [Int]
-    /// The UID of the root object.
     let rootUID: Int
     private var classNames: [Int: String] = [:]
     private var visiting: Set<Int> = []

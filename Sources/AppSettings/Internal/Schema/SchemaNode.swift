@@ -150,7 +150,6 @@ extension StoredValue {
 }
 
 extension SchemaNode {
-    /// The integer bounds of `T`.
     static func integer<T: FixedWidthInteger>(_ type: T.Type) -> SchemaNode {
         .integer(minimum: Int64(truncatingIfNeeded: T.min), maximum: UInt64(truncatingIfNeeded: T.max))
     }

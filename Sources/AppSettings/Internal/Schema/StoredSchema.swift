@@ -44,7 +44,6 @@ struct StoredSchema: Equatable {
     /// Schema then has no `default`.
     var lacksDefaults = false
 
-    /// The properties in name order.
     var sortedProperties: [SchemaProperty] { properties.values.sorted { $0.name < $1.name } }
 
     // MARK: Writing

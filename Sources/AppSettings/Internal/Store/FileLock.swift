@@ -114,7 +114,6 @@ enum FileLock {
 enum KeyLocks {
     private static let locks = Protected<[String: Protected<Int>]>([:])
 
-    /// Runs `body` holding the lock of `key`.
     static func withLock<T>(key: String, _ body: () throws -> T) throws -> T {
         // Found or made under the registry's lock, which is released before waiting for the key's.
         let lock = locks.withLock { locks in

@@ -81,7 +81,6 @@
         func setObject(_ object: Any, forKey key: String) { userDefaults.set(object, forKey: key) }
         func removeObject(forKey key: String) { userDefaults.removeObject(forKey: key) }
         func synchronize() -> Bool { userDefaults.synchronize() }
-        /// Why ``synchronize()`` returned `false`.
         var synchronizeFailure: String { "UserDefaults could not write the domain \(name ?? "of its suite")" }
 
         func refresh() { userDefaults.synchronize() }

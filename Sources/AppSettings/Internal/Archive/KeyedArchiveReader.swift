@@ -115,7 +115,8 @@ struct KeyedArchiveReader {
         return entries
     }
 
-    private func references(_ field: Int?) throws(ArchiveFormatError) -> [Int] {
+    /// The UIDs in an object's field that holds an array of references (`NS.objects`, `NS.keys`).
+    func references(_ field: Int?) throws(ArchiveFormatError) -> [Int] {
         guard let field else { return [] }
         guard case .array(let elements) = try Self.object(in: plist, at: field) else {
             throw ArchiveFormatError("expected an array of object references")
@@ -299,11 +300,6 @@ extension KeyedArchiveReader {
     /// The property-list value stored inline in an object's field (a number, Boolean or data).
     func inlineValue(inField plistIndex: Int) throws(ArchiveFormatError) -> BinaryPropertyListReader.Object {
         try Self.object(in: plist, at: plistIndex)
-    }
-
-    /// The UIDs in an object's field that holds an array of references (`NS.objects`, `NS.keys`).
-    func referenceList(inField plistIndex: Int?) throws(ArchiveFormatError) -> [Int] {
-        try references(plistIndex)
     }
 }
 

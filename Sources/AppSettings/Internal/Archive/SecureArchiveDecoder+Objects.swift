@@ -32,7 +32,7 @@ extension SecureArchiveDecoder {
             let isSet = description.className.hasSuffix("Set")
             try Self.check(isSet ? NSSet.self : NSArray.self, isAmong: classes)
             var elements: [Any] = []
-            for elementUID in try archive.reader.referenceList(inField: description.fields["NS.objects"]) {
+            for elementUID in try archive.reader.references(description.fields["NS.objects"]) {
                 elements.append(try object(uid: elementUID, classes: classes, depth: depth + 1))
             }
             return isSet ? NSSet(array: elements) : NSArray(array: elements)

@@ -46,16 +46,14 @@ extension KeyedArchiveReader {
         if root.className == "NSDictionary" || root.className == "NSMutableDictionary" {
             var fields: [String: Int] = [:]
             for entry in try dictionaryEntries(uid: rootUID) { fields[entry.key] = entry.valueUID }
-            if let uid = fields[ArchiveFormat.formatVersionKey],
-                case .integer(let version) = try value(uid: uid, depth: 1)
-            {
-                set.formatVersion = version
+            func integer(_ key: String) throws(ArchiveFormatError) -> Int64? {
+                guard let uid = fields[key], case .integer(let found) = try value(uid: uid, depth: 1) else {
+                    return nil
+                }
+                return found
             }
-            if let uid = fields[ArchiveFormat.schemaVersionKey],
-                case .integer(let version) = try value(uid: uid, depth: 1)
-            {
-                set.schemaVersion = version
-            }
+            set.formatVersion = try integer(ArchiveFormat.formatVersionKey)
+            set.schemaVersion = try integer(ArchiveFormat.schemaVersionKey)
             guard let settingsUID = fields[ArchiveFormat.settingsKey] else {
                 throw ArchiveFormatError("the archive has no settings dictionary")
             }

@@ -36,10 +36,6 @@ enum StoredSource: Equatable {
 
 /// Reads and writes one settings key of one `UserDefaults`: the data path below the settings
 /// object, and the only way to it (nothing outside `Store/` sees the domain).
-///
-/// What differs per place is behind ``StorageDomain`` (see there); the optional capabilities
-/// (``RecoveryCopying``, ``DomainFileWriting``, ``AvailabilityReporting``) are found once, here,
-/// so that no read or write casts.
 struct SettingsStore: @unchecked Sendable {
     /// The store this key is in: what it is, and the `UserDefaults` it is bound to.
     let location: AppSettingsStore

@@ -11,11 +11,10 @@ import Foundation
 /// | ``PreferencesDomain`` on Linux | `PreferencesDomain+Linux.swift` | ``AvailabilityReporting``, ``DomainFileWriting``, ``RecoveryCopying`` |
 /// | ``PreferencesDomain`` on Apple platforms | `PreferencesDomain+Darwin.swift` | ``AvailabilityReporting`` |
 /// | ``InMemoryDomain`` | `InMemoryDomain.swift` | none |
+///
 /// The store's logic (re-read under the lock, decide, back up, check the size, write, flush) is
 /// written once, in ``SettingsStore``; `Tests/AppSettingsTests/Store/StoreCompatibilityTests.swift`
 /// runs one suite over every implementation the build has.
-/// calls; one compatibility suite (`Tests/AppSettingsTests/Store/StoreCompatibilityTests.swift`) runs
-/// over every implementation the build has.
 protocol StorageDomain {
     /// Runs `body` as the only writer (`exclusive`) or as a reader of the domain.
     func withLock<T>(exclusive: Bool, key: String, _ body: () throws -> T) throws -> T

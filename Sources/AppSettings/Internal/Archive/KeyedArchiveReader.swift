@@ -121,10 +121,7 @@ struct KeyedArchiveReader {
         guard case .array(let elements) = try Self.object(in: plist, at: field) else {
             throw ArchiveFormatError("expected an array of object references")
         }
-        var result = [Int]()
-        result.reserveCapacity(elements.count)
-        for element in elements { result.append(try uid(element)) }
-        return result
+        return try elements.map { element throws(ArchiveFormatError) in try uid(element) }
     }
 
     /// Counts one more value produced against the budget.
@@ -185,9 +182,8 @@ struct KeyedArchiveReader {
             }
             return .dictionary(result)
         case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
-            var elements = [StoredValue]()
-            for element in try references(fields["NS.objects"]) {
-                elements.append(try value(uid: element, depth: depth + 1))
+            let elements = try references(fields["NS.objects"]).map { element throws(ArchiveFormatError) in
+                try value(uid: element, depth: depth + 1)
             }
             return name.hasSuffix("Set") ? .set(elements) : .array(elements)
         case "NSDate":

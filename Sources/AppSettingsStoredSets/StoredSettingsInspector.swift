@@ -250,13 +250,8 @@ extension StoredSettingsInspector {
         bundleIdentifier: String = ""
     ) throws(AppSettingsError) -> Data? {
         let set = try storedSetWithSchema(data, key: key)
-        let documentFormat: StoredSets.SchemaFormat =
-            switch format {
-            case .json: .json
-            case .appconfig: .appconfig
-            }
         return StoredSets.schemaDocument(
-            of: set, key: key, format: documentFormat, bundleIdentifier: bundleIdentifier)
+            of: set, key: key, asAppConfig: format == .appconfig, bundleIdentifier: bundleIdentifier)
     }
 
     /// What the schema a stored set carries cannot say, as a sentence: for a set stored by

@@ -1,9 +1,5 @@
 import Foundation
 
-// How an override's value becomes a value of the setting's declared type: a string (a launch
-// argument, an environment variable, or a managed-configuration string) is read by the declared
-// type, each kind's witness with the helpers here (`SettingWitness.overrideValue(from:)`).
-
 /// Reading the text of an override.
 enum OverrideText {
     static func trimmed(_ text: String) -> String {

@@ -134,12 +134,12 @@ extension UInt64: SettingValue {
 
 extension Double: SettingValue {
     /// A double-precision `NSNumber`; reads any stored number. NaN is the same as NaN.
-    public static let settingRepresentation = SettingRepresentation(DoubleWitness())
+    public static let settingRepresentation = SettingRepresentation(RealWitness<Double>())
 }
 
 extension Float: SettingValue {
     /// A single-precision `NSNumber`; reads any stored number. NaN is the same as NaN.
-    public static let settingRepresentation = SettingRepresentation(FloatWitness())
+    public static let settingRepresentation = SettingRepresentation(RealWitness<Float>())
 }
 
 extension String: SettingValue {

@@ -37,7 +37,7 @@ where Value.RawValue: SettingValue {
     /// The raw value's form; for a `CaseIterable` type, one of the cases' raw values.
     override var schemaNode: SchemaNode {
         guard let cases = Value.self as? any CaseIterable.Type else { return raw.schemaNode }
-        let values = Self.allCases(of: cases).compactMap {
+        let values = allCases(of: cases).compactMap {
             ($0 as? Value).flatMap { try? storedValue(of: $0).jsonForm }
         }
         return .choices(raw.schemaNode, values)
@@ -50,11 +50,10 @@ where Value.RawValue: SettingValue {
         }
         return value
     }
-
-    private static func allCases<Cases: CaseIterable>(of type: Cases.Type) -> [Any] {
-        Array(type.allCases)
-    }
 }
+
+/// The cases of a `CaseIterable` type, whatever the type.
+func allCases<Cases: CaseIterable>(of type: Cases.Type) -> [Any] { Array(type.allCases) }
 
 final class EquatableRawValueWitness<Value: RawRepresentable & Equatable>: RawValueWitness<Value>, @unchecked Sendable
 where Value.RawValue: SettingValue {

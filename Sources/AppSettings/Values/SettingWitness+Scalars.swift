@@ -109,71 +109,39 @@ final class IntegerWitness<Integer: FixedWidthInteger>: SettingWitness<Integer>,
 
 // MARK: - Real numbers
 
-final class DoubleWitness: SettingWitness<Double>, @unchecked Sendable {
-    override func storedValue(of value: Double) -> StoredValue { .double(value) }
+/// The witness of `Double` and `Float` (`isFloat`).
+final class RealWitness<Real: BinaryFloatingPoint & LosslessStringConvertible>: SettingWitness<Real>,
+    @unchecked Sendable
+{
+    private var isFloat: Bool { Real.self == Float.self }
 
-    /// Any stored number (a Boolean as 0 or 1, see `IntegerWitness`).
-    override func value(from stored: StoredValue) throws -> Double {
+    override func storedValue(of value: Real) -> StoredValue { isFloat ? .float(Float(value)) : .double(Double(value)) }
+
+    /// Any stored number (a double is rounded to the nearest `Float`, a Boolean is 0 or 1, see
+    /// `IntegerWitness`).
+    override func value(from stored: StoredValue) throws -> Real {
         switch stored {
         case .bool(let value): return value ? 1 : 0
-        case .double(let value): return value
-        case .float(let value): return Double(value)
-        case .integer(let value): return Double(value)
-        case .unsignedInteger(let value): return Double(value)
-        case .numberText(let text): return try value(from: .double(Double(text) ?? .nan))
-        default: throw StoredValueMismatch(expected: Double.self, found: stored)
-        }
-    }
-
-    /// `==`, except that NaN is the same as NaN: assigning it again changes nothing.
-    override func isSame(_ lhs: Double, _ rhs: Double) -> Bool {
-        lhs == rhs || (lhs.isNaN && rhs.isNaN)
-    }
-
-    /// A number, or `"nan"`, `"inf"` or `"-inf"`.
-    override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
-        try JSONForm.realNumber(value, for: Double.self)
-    }
-
-    /// A decimal number, or `nan`, `inf`, `-inf` (`TextForms.realNumber(fromText:)`).
-    override func overrideValue(from stored: StoredValue) throws -> Double {
-        guard case .string(let text) = stored else { return try value(from: stored) }
-        guard let value = TextForms.realNumber(fromText: OverrideText.trimmed(text)) else {
-            throw OverrideText.mismatch(Double.self, text)
-        }
-        return value
-    }
-
-    /// A number, or `"nan"`, `"inf"`, `"-inf"`.
-    override var schemaNode: SchemaNode { .real(isFloat: false) }
-}
-
-final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
-    override func storedValue(of value: Float) -> StoredValue { .float(value) }
-
-    /// Any stored number (a double is rounded to the nearest `Float`, a Boolean is 0 or 1).
-    override func value(from stored: StoredValue) throws -> Float {
-        switch stored {
-        case .bool(let value): return value ? 1 : 0
-        case .float(let value): return value
-        case .double(let value): return Float(value)
-        case .integer(let value): return Float(value)
-        case .unsignedInteger(let value): return Float(value)
+        case .float(let value): return Real(value)
+        case .double(let value): return Real(value)
+        case .integer(let value): return Real(value)
+        case .unsignedInteger(let value): return Real(value)
         case .numberText(let text):
-            guard let single = Float(text) else { throw StoredValueMismatch(expected: Float.self, found: stored) }
-            return single
-        default: throw StoredValueMismatch(expected: Float.self, found: stored)
+            guard let number = Real(text) else { throw StoredValueMismatch(expected: Real.self, found: stored) }
+            return number
+        default: throw StoredValueMismatch(expected: Real.self, found: stored)
         }
     }
 
     /// `==`, except that NaN is the same as NaN: assigning it again changes nothing.
-    override func isSame(_ lhs: Float, _ rhs: Float) -> Bool {
+    override func isSame(_ lhs: Real, _ rhs: Real) -> Bool {
         lhs == rhs || (lhs.isNaN && rhs.isNaN)
     }
 
-    /// A number within `Float`'s range (one read from text rounded once, to the `Float` nearest
-    /// it), or `"nan"`, `"inf"` or `"-inf"`.
+    /// A number (for a `Float`, within its range; one read from text rounded once, to the `Float`
+    /// nearest it), or `"nan"`, `"inf"` or `"-inf"`.
     override func storedValue(fromJSONForm value: StoredValue) throws -> StoredValue {
+        guard isFloat else { return try JSONForm.realNumber(value, for: Double.self) }
         if case .numberText(let text) = value, TextForms.isInRange(numberText: value, isFloat: true),
             let single = Float(text)
         {
@@ -186,21 +154,21 @@ final class FloatWitness: SettingWitness<Float>, @unchecked Sendable {
         return number
     }
 
-    /// A decimal number within `Float`'s range, or `nan`, `inf`, `-inf`.
-    override func overrideValue(from stored: StoredValue) throws -> Float {
+    /// A decimal number (for a `Float`, within its range), or `nan`, `inf`, `-inf`
+    /// (`TextForms.realNumber(fromText:)`).
+    override func overrideValue(from stored: StoredValue) throws -> Real {
         guard case .string(let text) = stored else { return try value(from: stored) }
         guard let value = TextForms.realNumber(fromText: OverrideText.trimmed(text)) else {
-            throw OverrideText.mismatch(Float.self, text)
+            throw OverrideText.mismatch(Real.self, text)
         }
-        let single = Float(value)
-        if value.isFinite, !TextForms.isInRange(value, isFloat: true) {
+        if isFloat, value.isFinite, !TextForms.isInRange(value, isFloat: true) {
             throw OverrideText.mismatch(Float.self, text, "out of the range of Float")
         }
-        return single
+        return Real(value)
     }
 
-    /// A number within `Float`'s range, or `"nan"`, `"inf"`, `"-inf"`.
-    override var schemaNode: SchemaNode { .real(isFloat: true) }
+    /// A number within the type's range, or `"nan"`, `"inf"`, `"-inf"`.
+    override var schemaNode: SchemaNode { .real(isFloat: isFloat) }
 }
 
 // MARK: - Foundation values

@@ -1,9 +1,5 @@
 import Foundation
 
-// What a `SettingRepresentation` holds: one object per setting type that converts its values to
-// and from their stored form, compares them, and reads their JSON form and override text. A
-// slot fetches its type's witness once (`SettingSlot.witness`): a conversion is a virtual call.
-
 /// The witness of some setting type, whatever the type (what `SettingRepresentation` stores).
 @usableFromInline
 class AnySettingWitness: @unchecked Sendable {

@@ -139,27 +139,18 @@ extension StoredValue {
             return
         }
         switch value {
+        // A collection with an element that has no stored form has none.
         case let values as NSSet:
-            var converted = [StoredValue]()
-            for element in values {
-                guard let storedElement = StoredValue(propertyListValue: element) else { return nil }
-                converted.append(storedElement)
-            }
+            let converted = values.compactMap { StoredValue(propertyListValue: $0) }
+            guard converted.count == values.count else { return nil }
             self = .set(converted)
         case let values as [Any]:
-            var converted = [StoredValue]()
-            converted.reserveCapacity(values.count)
-            for element in values {
-                guard let storedElement = StoredValue(propertyListValue: element) else { return nil }
-                converted.append(storedElement)
-            }
+            let converted = values.compactMap { StoredValue(propertyListValue: $0) }
+            guard converted.count == values.count else { return nil }
             self = .array(converted)
         case let values as [String: Any]:
-            var converted = [String: StoredValue](minimumCapacity: values.count)
-            for (key, element) in values {
-                guard let storedElement = StoredValue(propertyListValue: element) else { return nil }
-                converted[key] = storedElement
-            }
+            let converted = values.compactMapValues { StoredValue(propertyListValue: $0) }
+            guard converted.count == values.count else { return nil }
             self = .dictionary(converted)
         default:
             return nil

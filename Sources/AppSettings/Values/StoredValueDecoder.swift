@@ -486,8 +486,6 @@ private enum Scalars {
         return values.isEmpty ? nil : values
     }
 
-    private static func allCases<Cases: CaseIterable>(of type: Cases.Type) -> [Any] { Array(type.allCases) }
-
     private static func encoded(_ value: some Encodable) throws -> StoredValue {
         try StoredValueDecoding.encodedTree(value).jsonForm
     }

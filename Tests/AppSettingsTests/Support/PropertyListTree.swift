@@ -140,7 +140,7 @@ struct RawPropertyList {
     }
 
     var data: Data {
-        var output = ByteBuffer()
+        var output: [UInt8] = []
         output.append(contentsOf: Array("bplist00".utf8))
         var offsets: [UInt64] = []
         for object in objects {
@@ -155,6 +155,6 @@ struct RawPropertyList {
         output.appendBigEndian(statedCount ?? UInt64(objects.count), size: 8)
         output.appendBigEndian(top, size: 8)
         output.appendBigEndian(statedTableStart ?? UInt64(tableStart), size: 8)
-        return Data(output.bytes)
+        return Data(output)
     }
 }

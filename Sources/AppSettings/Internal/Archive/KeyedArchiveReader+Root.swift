@@ -1,8 +1,5 @@
 import Foundation
 
-// The settings set at an archive's root, in either format (`ArchiveFormat`); the reader itself
-// (`KeyedArchiveReader.swift`) knows keyed archives, not settings.
-
 extension KeyedArchiveReader {
     /// Where a setting's value is: an object, or a number or Boolean stored inline in the field.
     enum Field {
@@ -49,16 +46,14 @@ extension KeyedArchiveReader {
         if root.className == "NSDictionary" || root.className == "NSMutableDictionary" {
             var fields: [String: Int] = [:]
             for entry in try dictionaryEntries(uid: rootUID) { fields[entry.key] = entry.valueUID }
-            if let uid = fields[ArchiveFormat.formatVersionKey],
-                case .integer(let version) = try value(uid: uid, depth: 1)
-            {
-                set.formatVersion = version
+            func integer(_ key: String) throws(ArchiveFormatError) -> Int64? {
+                guard let uid = fields[key], case .integer(let found) = try value(uid: uid, depth: 1) else {
+                    return nil
+                }
+                return found
             }
-            if let uid = fields[ArchiveFormat.schemaVersionKey],
-                case .integer(let version) = try value(uid: uid, depth: 1)
-            {
-                set.schemaVersion = version
-            }
+            set.formatVersion = try integer(ArchiveFormat.formatVersionKey)
+            set.schemaVersion = try integer(ArchiveFormat.schemaVersionKey)
             guard let settingsUID = fields[ArchiveFormat.settingsKey] else {
                 throw ArchiveFormatError("the archive has no settings dictionary")
             }

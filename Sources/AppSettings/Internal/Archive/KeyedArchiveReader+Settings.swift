@@ -1,7 +1,5 @@
 import Foundation
 
-// The replicas' records are read as value trees (`ReplicaRecords`): what each means is its replica's.
-
 extension KeyedArchiveReader {
     /// A settings archive read as the library loads it: its schema version and each setting's
     /// value, or why it could not be read.

@@ -9,7 +9,6 @@ import Foundation
 struct KeyedArchiveReader {
     private let plist: BinaryPropertyListReader
     private let archiveObjects: [Int]
-    /// The UID of the root object.
     let rootUID: Int
     private var classNames: [Int: String] = [:]
     private var visiting: Set<Int> = []
@@ -116,15 +115,13 @@ struct KeyedArchiveReader {
         return entries
     }
 
-    private func references(_ field: Int?) throws(ArchiveFormatError) -> [Int] {
+    /// The UIDs in an object's field that holds an array of references (`NS.objects`, `NS.keys`).
+    func references(_ field: Int?) throws(ArchiveFormatError) -> [Int] {
         guard let field else { return [] }
         guard case .array(let elements) = try Self.object(in: plist, at: field) else {
             throw ArchiveFormatError("expected an array of object references")
         }
-        var result = [Int]()
-        result.reserveCapacity(elements.count)
-        for element in elements { result.append(try uid(element)) }
-        return result
+        return try elements.map { element throws(ArchiveFormatError) in try uid(element) }
     }
 
     /// Counts one more value produced against the budget.
@@ -185,9 +182,8 @@ struct KeyedArchiveReader {
             }
             return .dictionary(result)
         case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
-            var elements = [StoredValue]()
-            for element in try references(fields["NS.objects"]) {
-                elements.append(try value(uid: element, depth: depth + 1))
+            let elements = try references(fields["NS.objects"]).map { element throws(ArchiveFormatError) in
+                try value(uid: element, depth: depth + 1)
             }
             return name.hasSuffix("Set") ? .set(elements) : .array(elements)
         case "NSDate":
@@ -300,11 +296,6 @@ extension KeyedArchiveReader {
     /// The property-list value stored inline in an object's field (a number, Boolean or data).
     func inlineValue(inField plistIndex: Int) throws(ArchiveFormatError) -> BinaryPropertyListReader.Object {
         try Self.object(in: plist, at: plistIndex)
-    }
-
-    /// The UIDs in an object's field that holds an array of references (`NS.objects`, `NS.keys`).
-    func referenceList(inField plistIndex: Int?) throws(ArchiveFormatError) -> [Int] {
-        try references(plistIndex)
     }
 }
 

@@ -38,17 +38,13 @@ struct KeyedArchiveWriter {
         let root = writer.reserveUID()
         var fields = [(Int, Int)]()
         fields.reserveCapacity(settings.count + 3)
-        fields.append(
-            (
-                writer.plist.add(.string(ArchiveFormat.formatVersionField)),
-                writer.plist.add(.integer(ArchiveFormat.formatVersion))
-            ))
-        fields.append(
-            (writer.plist.add(.string(ArchiveFormat.schemaVersionField)), writer.plist.add(.integer(schemaVersion))))
-        fields.append((writer.plist.add(.string(ArchiveFormat.writeIDField)), writer.plist.add(.integer(writeID))))
-        if let generation {
-            fields.append(
-                (writer.plist.add(.string(ArchiveFormat.generationField)), writer.plist.add(.integer(generation))))
+        var integers = [
+            (ArchiveFormat.formatVersionField, ArchiveFormat.formatVersion),
+            (ArchiveFormat.schemaVersionField, schemaVersion), (ArchiveFormat.writeIDField, writeID),
+        ]
+        if let generation { integers.append((ArchiveFormat.generationField, generation)) }
+        for (field, value) in integers {
+            fields.append((writer.plist.add(.string(field)), writer.plist.add(.integer(value))))
         }
         for (field, tree) in records.sorted(by: { $0.key < $1.key }) {
             let key = writer.plist.add(.string(field))

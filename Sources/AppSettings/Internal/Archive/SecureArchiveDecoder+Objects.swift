@@ -1,11 +1,5 @@
 import Foundation
 
-// How a secure decoder makes the archive's objects: nesting bounded by `ArchiveFormat.maximumDepth`,
-// cycles refused, an object referenced twice made once, each checked against the classes asked
-// for; Foundation's values from `KeyedArchiveReader`, the app's classes with their `init(coder:)`
-// on a decoder positioned on the object. (The decoder's `NSCoder` interface is
-// `SecureArchiveDecoder.swift`.)
-
 extension SecureArchiveDecoder {
     /// Decodes the object with the given UID, or records why not and returns `nil`.
     func decodeObject(uid: Int, classes: [AnyClass]) -> AnyObject? {
@@ -38,7 +32,7 @@ extension SecureArchiveDecoder {
             let isSet = description.className.hasSuffix("Set")
             try Self.check(isSet ? NSSet.self : NSArray.self, isAmong: classes)
             var elements: [Any] = []
-            for elementUID in try archive.reader.referenceList(inField: description.fields["NS.objects"]) {
+            for elementUID in try archive.reader.references(description.fields["NS.objects"]) {
                 elements.append(try object(uid: elementUID, classes: classes, depth: depth + 1))
             }
             return isSet ? NSSet(array: elements) : NSArray(array: elements)

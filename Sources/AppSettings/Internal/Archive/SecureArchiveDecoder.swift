@@ -86,7 +86,6 @@ final class SecureArchiveDecoder: NSCoder {
 
     override var systemVersion: UInt32 { 1000 }
 
-    /// The first failure met while decoding this archive, if any.
     override var error: (any Error)? { archive.failure }
 
     /// Records the failure; decoding goes on returning `nil` (it never stops the process).

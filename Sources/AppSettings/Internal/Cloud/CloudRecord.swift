@@ -313,9 +313,6 @@ extension CloudRecord? {
 }
 
 extension StoredBase {
-    /// The stored set's record of synced settings, read from (and written to) what the base carries.
-    var cloudRecord: CloudRecord? {
-        get { CloudRecord.decoded(from: records) }
-        set { newValue.record(in: &records) }
-    }
+    /// The stored set's record of synced settings, read from what the base carries.
+    var cloudRecord: CloudRecord? { CloudRecord.decoded(from: records) }
 }

@@ -1,4 +1,3 @@
-// Apple platforms: the account of `NSUbiquitousKeyValueStore`, told by the iCloud identity token.
 #if canImport(Darwin) || APPLE_STAND_INS
     import Foundation
 

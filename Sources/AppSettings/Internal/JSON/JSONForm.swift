@@ -6,7 +6,6 @@ import Foundation
 // `storedValue(fromJSONForm:)`); the tool, which has no classes, by the kind stored for the setting
 // (`storedValue(_:like:)`).
 
-/// The JSON form of stored values.
 enum JSONForm {
     /// The key of a document's schema version, the one entry of a JSON document that is no setting.
     static let schemaVersionKey = "$schemaVersion"

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where overrides come from: the launch arguments, the environment and managed configuration
 /// of this process. Each settings object takes them at initialization; tests set other ones with
 /// ``current``.

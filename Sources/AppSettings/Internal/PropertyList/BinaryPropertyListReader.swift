@@ -21,9 +21,7 @@ struct BinaryPropertyListReader {
     private let offsetSize: Int
     private let referenceSize: Int
     private let offsetTableStart: Int
-    /// The number of objects in the list.
     let objectCount: Int
-    /// The index of the root object.
     let topObject: Int
 
     init(_ data: Data) throws(PropertyListFormatError) {

@@ -63,8 +63,8 @@ struct BinaryPropertyListWriter {
     func serialized(top: Int) -> Data {
         let count = objects.count
         let referenceSize = Self.byteCount(forUnsigned: UInt64(count))
-        var output = ByteBuffer()
-        output.reserve(64 + count * 16)
+        var output: [UInt8] = []
+        output.reserveCapacity(64 + count * 16)
         output.append(contentsOf: Array("bplist00".utf8))
         var offsets = [Int]()
         offsets.reserveCapacity(count)
@@ -83,7 +83,7 @@ struct BinaryPropertyListWriter {
         output.appendBigEndian(UInt64(count), size: 8)
         output.appendBigEndian(UInt64(top), size: 8)
         output.appendBigEndian(UInt64(offsetTableStart), size: 8)
-        return Data(output.bytes)
+        return Data(output)
     }
 
     private static func byteCount(forUnsigned value: UInt64) -> Int {
@@ -95,7 +95,7 @@ struct BinaryPropertyListWriter {
         }
     }
 
-    private static func writeMarker(_ type: UInt8, count: Int, to output: inout ByteBuffer) {
+    private static func writeMarker(_ type: UInt8, count: Int, to output: inout [UInt8]) {
         if count < 15 {
             output.append(type | UInt8(count))
         } else {
@@ -104,7 +104,7 @@ struct BinaryPropertyListWriter {
         }
     }
 
-    private static func writeInteger(_ value: Int64, to output: inout ByteBuffer) {
+    private static func writeInteger(_ value: Int64, to output: inout [UInt8]) {
         if value < 0 {
             output.append(0x13)
             output.appendBigEndian(UInt64(bitPattern: value), size: 8)
@@ -115,7 +115,7 @@ struct BinaryPropertyListWriter {
         output.appendBigEndian(UInt64(value), size: size)
     }
 
-    private static func write(_ object: Object, referenceSize: Int, to output: inout ByteBuffer) {
+    private static func write(_ object: Object, referenceSize: Int, to output: inout [UInt8]) {
         switch object {
         case .bool(let value):
             output.append(value ? 0x09 : 0x08)
@@ -161,7 +161,7 @@ struct BinaryPropertyListWriter {
         }
     }
 
-    private static func writeString(_ value: String, to output: inout ByteBuffer) {
+    private static func writeString(_ value: String, to output: inout [UInt8]) {
         var value = value
         let isASCII = value.withUTF8 { utf8 in utf8.allSatisfy { $0 < 0x80 } }
         if isASCII {
@@ -177,22 +177,12 @@ struct BinaryPropertyListWriter {
     }
 }
 
-/// A growable byte array with big-endian helpers.
-struct ByteBuffer {
-    private(set) var bytes: [UInt8] = []
-
-    var count: Int { bytes.count }
-
-    mutating func reserve(_ capacity: Int) { bytes.reserveCapacity(capacity) }
-
-    mutating func append(_ byte: UInt8) { bytes.append(byte) }
-
-    mutating func append(contentsOf other: some Sequence<UInt8>) { bytes.append(contentsOf: other) }
-
+extension [UInt8] {
+    /// Appends the `size` low bytes of `value`, the most significant first.
     mutating func appendBigEndian(_ value: UInt64, size: Int) {
         var shift = (size - 1) * 8
         while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
             shift -= 8
         }
     }

@@ -1,10 +1,5 @@
 import Foundation
 
-// What a setting's JSON form may be: one description of each type, from which the JSON Schema
-// (`jsonSchema()`), the compact form the archive carries for the tool (`StoredSchema`), the
-// managed-configuration spec (`AppConfigSpecification`) and the tool's checks (`problem(with:)`)
-// are all made.
-
 /// The JSON form a setting's type has (its witness's `schemaNode`, `Values/SettingWitness`).
 indirect enum SchemaNode: Sendable, Hashable {
     case boolean
@@ -22,9 +17,9 @@ indirect enum SchemaNode: Sendable, Hashable {
     /// Any JSON value: a value whose form a set stored before AppSettings described `Codable`
     /// values does not say, or a new entry's in the tool.
     case any
-    /// A `Codable` value's object: its members, and no others (`CodableDescription`).
+    /// A `Codable` value's object: its members, and no others (`StoredValueDecoder`).
     case members([SchemaMember])
-    /// A value whose form the library cannot describe, and why (`CodableDescription`): any JSON
+    /// A value whose form the library cannot describe, and why (`StoredValueDecoder`): any JSON
     /// value passes the schema, which says so; the type's decoding checks it.
     case undescribed(String)
     case optional(SchemaNode)
@@ -155,7 +150,6 @@ extension StoredValue {
 }
 
 extension SchemaNode {
-    /// The integer bounds of `T`.
     static func integer<T: FixedWidthInteger>(_ type: T.Type) -> SchemaNode {
         .integer(minimum: Int64(truncatingIfNeeded: T.min), maximum: UInt64(truncatingIfNeeded: T.max))
     }

@@ -1,7 +1,5 @@
 import Foundation
 
-// Reading the compact schema a stored set carries (`StoredSchema`): what the tool does, never a load.
-
 extension StoredSchema {
     /// The schema `text` describes for a set of `names` holding `values` (where a default is
     /// marked as the stored value); `nil` when the text is not one this version reads (the tool

@@ -44,7 +44,6 @@ struct StoredSchema: Equatable {
     /// Schema then has no `default`.
     var lacksDefaults = false
 
-    /// The properties in name order.
     var sortedProperties: [SchemaProperty] { properties.values.sorted { $0.name < $1.name } }
 
     // MARK: Writing
@@ -99,13 +98,8 @@ struct StoredSchema: Equatable {
                 codes += "0"
                 continue
             }
-            var extra: [String: Any] = [:]
+            var extra = Self.details(of: property)
             codes += Self.code(of: property.node, extra: &extra)
-            if let range = property.range {
-                extra["in"] = [JSONForm.jsonValue(range.lowerBound), JSONForm.jsonValue(range.upperBound)]
-            }
-            if let description = property.description { extra["d"] = description }
-            if property.isCheckedByApp { extra["k"] = 1 }
             if let shown = property.settingsApp { extra["a"] = shown.compactForm }
             if let value = property.defaultValue {
                 defaults.append((name, value))
@@ -208,9 +202,7 @@ struct StoredSchema: Equatable {
             extra["n"] = [minimum, maximum]
             return "n"
         case .object(let properties):
-            var byName: [String: Any] = [:]
-            for property in properties { byName[property.name] = compact(property: property) }
-            extra["o"] = byName
+            extra["o"] = compact(properties: properties)
             return "o"
         case .members, .undescribed:
             extra["m"] = compact(node)
@@ -219,20 +211,28 @@ struct StoredSchema: Equatable {
         }
     }
 
-    private static func compact(property: SchemaProperty) -> Any {
-        let node = compact(property.node)
-        guard
-            property.range != nil || property.description != nil || property.defaultValue != nil
-                || property.isCheckedByApp
-        else { return node }
-        var entry: [String: Any] = ["t": node]
-        if property.isCheckedByApp { entry["k"] = 1 }
+    /// What a setting says besides its form and default: its range, description, `validate:` rule.
+    private static func details(of property: SchemaProperty) -> [String: Any] {
+        var details: [String: Any] = [:]
         if let range = property.range {
-            entry["in"] = [JSONForm.jsonValue(range.lowerBound), JSONForm.jsonValue(range.upperBound)]
+            details["in"] = [JSONForm.jsonValue(range.lowerBound), JSONForm.jsonValue(range.upperBound)]
         }
-        if let description = property.description { entry["d"] = description }
-        if let value = property.defaultValue { entry["v"] = JSONForm.jsonValue(value) }
-        return entry
+        if let description = property.description { details["d"] = description }
+        if property.isCheckedByApp { details["k"] = 1 }
+        return details
+    }
+
+    /// A nested object's settings by name, each its form alone or, when it says more, an entry.
+    private static func compact(properties: [SchemaProperty]) -> [String: Any] {
+        var byName: [String: Any] = [:]
+        for property in properties {
+            var entry = details(of: property)
+            if let value = property.defaultValue { entry["v"] = JSONForm.jsonValue(value) }
+            let node = compact(property.node)
+            if !entry.isEmpty { entry["t"] = node }
+            byName[property.name] = entry.isEmpty ? node : entry
+        }
+        return byName
     }
 
     /// The JSON forms of a nested object's settings use the same letters, as strings.
@@ -250,10 +250,7 @@ struct StoredSchema: Equatable {
         case .array(let element): return ["[", compact(element)]
         case .dictionary(let element): return ["{", compact(element)]
         case .choices(let raw, let values): return ["e", compact(raw), values.map(JSONForm.jsonValue)]
-        case .object(let properties):
-            var byName: [String: Any] = [:]
-            for property in properties { byName[property.name] = compact(property: property) }
-            return ["o", byName]
+        case .object(let properties): return ["o", compact(properties: properties)]
         case .members(let members):
             var byName: [String: Any] = [:]
             for member in members { byName[member.name] = compact(member.node) }

@@ -41,7 +41,7 @@ enum SettingsAppControl: Equatable {
         case .integer, .real:
             if let range, let minimum = range.lowerBound.jsonNumber, let maximum = range.upperBound.jsonNumber {
                 let isFloat = node == .real(isFloat: true)
-                self = .slider(minimum: minimum, maximum: maximum, integer: !Self.isReal(node), isFloat: isFloat)
+                self = .slider(minimum: minimum, maximum: maximum, integer: Self.isInteger(node), isFloat: isFloat)
             } else {
                 self = .textField(node)
             }
@@ -55,11 +55,6 @@ enum SettingsAppControl: Equatable {
         default:
             return nil
         }
-    }
-
-    private static func isReal(_ node: SchemaNode) -> Bool {
-        if case .real = node { return true }
-        return false
     }
 
     private static func isInteger(_ node: SchemaNode) -> Bool {

@@ -193,15 +193,10 @@
         }
 
         private static func writeWhole(_ data: Data, to descriptor: Int32) -> Bool {
-            data.withUnsafeBytes { buffer -> Bool in
-                var done = 0
-                while done < buffer.count {
-                    let result = Glibc.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
-                    if result < 0, errno == EINTR { continue }
-                    guard result > 0 else { return false }
-                    done += result
+            data.withUnsafeBytes { buffer in
+                GuardedFile.transferWhole(buffer.count) {
+                    Glibc.write(descriptor, buffer.baseAddress! + $0, buffer.count - $0)
                 }
-                return true
             }
         }
     }

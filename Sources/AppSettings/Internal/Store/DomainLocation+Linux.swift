@@ -1,5 +1,3 @@
-// Linux: where a domain's files are (corelibs' domain file, the library's directory with the
-// lock file and the recovery copies), found once per domain and process.
 #if os(Linux) && !APPLE_STAND_INS
     import CoreFoundation
     import Foundation

@@ -25,12 +25,16 @@ enum FileLock {
     /// its directory (this user's only); shared for a reader where the lock can be had (a reader
     /// that cannot write takes it read-only, or runs without it where there is no lock file: writers
     /// rename, so a reader never sees half a file). Never through a link; a lock file that is not
-    /// a regular file is refused without blocking. Waits at most ``waitLimit``. Failures are
-    /// `storeFailed` for a writer, `readFailed` for a reader, naming the file.
+    /// a regular file is refused without blocking. Waits at most `limit` seconds (by default
+    /// ``waitLimit``), and no longer once `shouldStop` says so (the writers of an App Group on Apple
+    /// platforms, which must not wait while the app is being suspended). Failures are `storeFailed`
+    /// for a writer, `readFailed` for a reader, naming the file.
     static func withLock<T>(
         at path: String,
         exclusive: Bool,
         key: String,
+        waitingAtMost limit: Double? = nil,
+        stoppingWhen shouldStop: () -> Bool = { false },
         _ body: () throws -> T
     ) throws -> T {
         func failure(_ reason: String) -> AppSettingsError {
@@ -46,7 +50,7 @@ enum FileLock {
         guard let descriptor else { return try body() }
         defer { close(descriptor) }
         let start = DispatchTime.now().uptimeNanoseconds
-        let limit = waitLimit
+        let limit = limit ?? waitLimit
         var pause: useconds_t = 100
         while flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
             // Going on without the lock could drop another process's changes: a failure is loud.
@@ -54,6 +58,11 @@ enum FileLock {
             case EINTR:
                 continue
             case EWOULDBLOCK:
+                if shouldStop() {
+                    throw failure(
+                        "the app is about to be suspended, so it stopped waiting for \(path) (held by another "
+                            + "process of the App Group); nothing was written")
+                }
                 guard Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 < limit else {
                     throw failure(
                         "\(path) stayed locked by another process for more than \(limit) s (a process stuck "
@@ -64,47 +73,6 @@ enum FileLock {
             default:
                 throw failure("could not lock \(path): \(String(cString: strerror(errno)))")
             }
-        }
-        return try body()
-    }
-
-    /// Runs `body` holding the exclusive lock on `path`, waiting for it at most `limit`, and no
-    /// longer once `shouldStop` says so: both are `storeFailed`, nothing written. For the writers
-    /// of an App Group on Apple platforms, which must not wait while the app is being suspended.
-    static func withLock<T>(
-        at path: String,
-        key: String,
-        waitingAtMost limit: Duration,
-        stoppingWhen shouldStop: () -> Bool,
-        _ body: () throws -> T
-    ) throws -> T {
-        let descriptor: Int32
-        do {
-            descriptor = try openForWriting(path)
-        } catch {
-            throw AppSettingsError.storeFailed(
-                key: key, reason: "\(path) could not be opened for writing, so nothing was written: \(error)")
-        }
-        defer { close(descriptor) }
-        let deadline = ContinuousClock.now + limit
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw AppSettingsError.storeFailed(
-                    key: key, reason: "could not lock \(path): \(String(cString: strerror(errno)))")
-            }
-            if shouldStop() {
-                throw AppSettingsError.storeFailed(
-                    key: key,
-                    reason: "the app is about to be suspended, so it stopped waiting for \(path) (held by another "
-                        + "process of the App Group); nothing was written")
-            }
-            guard ContinuousClock.now < deadline else {
-                throw AppSettingsError.storeFailed(
-                    key: key,
-                    reason:
-                        "\(path) stayed locked by another process of the App Group for \(limit); nothing was written")
-            }
-            usleep(5_000)
         }
         return try body()
     }
@@ -146,7 +114,6 @@ enum FileLock {
 enum KeyLocks {
     private static let locks = Protected<[String: Protected<Int>]>([:])
 
-    /// Runs `body` holding the lock of `key`.
     static func withLock<T>(key: String, _ body: () throws -> T) throws -> T {
         // Found or made under the registry's lock, which is released before waiting for the key's.
         let lock = locks.withLock { locks in

@@ -81,7 +81,6 @@
         func setObject(_ object: Any, forKey key: String) { userDefaults.set(object, forKey: key) }
         func removeObject(forKey key: String) { userDefaults.removeObject(forKey: key) }
         func synchronize() -> Bool { userDefaults.synchronize() }
-        /// Why ``synchronize()`` returned `false`.
         var synchronizeFailure: String { "UserDefaults could not write the domain \(name ?? "of its suite")" }
 
         func refresh() { userDefaults.synchronize() }
@@ -128,8 +127,10 @@
                     { isExpiring in
                         // Waits a bounded time, and stops waiting, or does not write, once the
                         // process is about to be suspended: it must not be suspended holding the file.
-                        try FileLock.withLock(
-                            at: path, key: key, waitingAtMost: BackgroundAssertion.lockWaitLimit,
+                        let limit = BackgroundAssertion.lockWaitLimit.components
+                        return try FileLock.withLock(
+                            at: path, exclusive: true, key: key,
+                            waitingAtMost: Double(limit.seconds) + Double(limit.attoseconds) / 1e18,
                             stoppingWhen: isExpiring
                         ) {
                             guard !isExpiring() else {

@@ -1,5 +1,3 @@
-// Linux: a recovery copy written on another thread while CoreFoundation rewrites the domain
-// (see `PreferencesDomain+Linux.swift` and `RecoveryCopyFormat`).
 #if os(Linux) && !APPLE_STAND_INS
     import CoreFoundation
     import Foundation
@@ -138,30 +136,19 @@
             let size = lseek(descriptor, 0, SEEK_END)
             guard size >= 0, size <= RecoveryCopyFormat.maximumFileByteCount else { return nil }
             var data = Data(count: Int(size))
-            let complete = data.withUnsafeMutableBytes { buffer -> Bool in
-                var done = 0
-                while done < buffer.count {
-                    let result = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(done))
-                    if result < 0, errno == EINTR { continue }
-                    guard result > 0 else { return false }
-                    done += result
+            let complete = data.withUnsafeMutableBytes { buffer in
+                GuardedFile.transferWhole(buffer.count) {
+                    pread(descriptor, buffer.baseAddress! + $0, buffer.count - $0, off_t($0))
                 }
-                return true
             }
             return complete ? data : nil
         }
 
         private func writeWhole(_ data: Data, to descriptor: Int32, at offset: Int) -> Bool {
-            data.withUnsafeBytes { buffer -> Bool in
-                var done = 0
-                while done < buffer.count {
-                    let result = pwrite(
-                        descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-                    if result < 0, errno == EINTR { continue }
-                    guard result > 0 else { return false }
-                    done += result
+            data.withUnsafeBytes { buffer in
+                GuardedFile.transferWhole(buffer.count) {
+                    pwrite(descriptor, buffer.baseAddress! + $0, buffer.count - $0, off_t(offset + $0))
                 }
-                return true
             }
         }
     }

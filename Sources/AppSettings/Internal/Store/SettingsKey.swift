@@ -62,7 +62,6 @@ struct SettingsKey: Hashable, Sendable, CustomStringConvertible {
 
     // MARK: Sync
 
-    /// The cloud key of a synced setting.
     func cloudKey(ofSettingNamed setting: String) -> String {
         name + "." + setting
     }

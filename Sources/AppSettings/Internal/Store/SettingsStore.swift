@@ -70,8 +70,6 @@ struct SettingsStore: @unchecked Sendable {
         self.init(store: .userDefaults(userDefaults), key: key)
     }
 
-    var userDefaults: UserDefaults { location.userDefaults }
-
     /// The store of an object still initializing.
     static let placeholder = SettingsStore(store: .standard, key: "")
 

@@ -1,4 +1,3 @@
-// Linux: inotify and poll.
 #if os(Linux) && !APPLE_STAND_INS
     import Foundation
     import Glibc

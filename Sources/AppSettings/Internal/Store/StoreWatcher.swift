@@ -11,7 +11,6 @@ import Foundation
 // change is foreign when the stored archive's `$writeID` is not one of this process's recent
 // writes (and, per object, when the bytes differ from what that object last loaded or saved).
 
-/// Watches the stores of live settings objects for writes of other processes.
 enum StoreWatcher {
     /// The `$writeID`s of this process's most recent writes, oldest first.
     private static let ownWriteIDs = Protected<[Int64]>([])

@@ -1,12 +1,5 @@
 import Foundation
 
-// The tool's edits (`StoredSettingsEditor`, in `AppSettingsStoredSets`) go through the library's
-// store, as a synchronization does: under the domain's lock the stored set is re-read, the edit is
-// made on what is stored right then, checked against the set's own schema, archived by the codec
-// (the record of synced settings kept, a synced value it changes versioned) and written with its
-// recovery copy; then the live objects of this process are told (those of other processes learn it
-// from the store).
-
 extension StoredSets {
     /// Thrown by an edit that changes nothing: nothing is written.
     private struct NothingToWrite: Error {}

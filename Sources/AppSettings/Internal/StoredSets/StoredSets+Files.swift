@@ -1,8 +1,5 @@
 import Foundation
 
-// What a file or a domain holds under settings keys, for the inspector: the formats told apart by
-// content, each read with the library's own defensive readers.
-
 extension StoredSets {
     /// What a domain holds under a settings key.
     package enum DomainEntry {

@@ -39,9 +39,6 @@ package enum StoredSets {
         set.storedSchema?.properties.values.filter(\.isCheckedByApp).map(\.name).sorted() ?? []
     }
 
-    /// A value `JSONSerialization` read, as a stored value of the kind JSON gives it.
-    package static func storedValue(fromJSON value: Any) -> StoredValue? { StoredValue(propertyListValue: value) }
-
     /// The value JSON text holds (read exactly, as documents are: `JSONReader`); `nil` when the
     /// text is not JSON.
     package static func storedValue(fromJSONText text: String) -> StoredValue? {
@@ -59,37 +56,27 @@ package enum StoredSets {
         try JSONForm.storedValue(value, like: template, merging: merging, strict: strict)
     }
 
-    /// The name of a value's type, as errors give it.
-    package static func typeName(of value: Any) -> String { foundTypeName(of: value) }
-
     // MARK: The stored schema
 
-    /// The formats a stored set's schema is given in.
-    package enum SchemaFormat {
-        case json
-        case appconfig
-    }
-
-    /// The schema a stored set carries in its `$schema`, in `format`; `nil` when it carries none.
+    /// The schema a stored set carries in its `$schema`, as a JSON Schema or (`asAppConfig`) an
+    /// AppConfig specification; `nil` when it carries none.
     package static func schemaDocument(
         of set: SettingsCodec.StoredSet,
         key: String,
-        format: SchemaFormat,
+        asAppConfig: Bool,
         bundleIdentifier: String
     ) -> Data? {
         guard let schema = set.storedSchema else { return nil }
         // The title is the key's postfix, as in `jsonSchema()`; the class's version where it is not
         // the set's (sets stored by AppSettings 0.1.0 do not say it).
         let title = key.hasPrefix(keyPrefix) ? String(key.dropFirst(keyPrefix.count)) : key
-        switch format {
-        case .json:
-            return JSONSchema.document(
-                properties: schema.sortedProperties, title: title,
-                schemaVersion: schema.schemaVersion ?? set.schemaVersion.flatMap { Int(exactly: $0) })
-        case .appconfig:
+        guard !asAppConfig else {
             return AppConfigSpecification.document(
                 properties: schema.sortedProperties, key: key, bundleIdentifier: bundleIdentifier)
         }
+        return JSONSchema.document(
+            properties: schema.sortedProperties, title: title,
+            schemaVersion: schema.schemaVersion ?? set.schemaVersion.flatMap { Int(exactly: $0) })
     }
 
     /// What the schema a stored set carries cannot say, in a sentence for the tool to print beside

@@ -91,6 +91,19 @@ enum GuardedFile {
         throw Problem(description: "\(name) holds more than \(limit) bytes, the limit; it was refused before parsing")
     }
 
+    /// Whether `count` bytes were moved by calls of `transfer` (a `write`, `pread` or `pwrite` from
+    /// the byte it is given, returning how many it moved), each made again after `EINTR`.
+    static func transferWhole(_ count: Int, _ transfer: (_ done: Int) -> Int) -> Bool {
+        var done = 0
+        while done < count {
+            let result = transfer(done)
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { return false }
+            done += result
+        }
+        return true
+    }
+
     /// A problem for `errno`; a link where a file belongs (`ELOOP` from `O_NOFOLLOW`) said so.
     static func problem(_ path: String, errno code: Int32) -> Problem {
         if code == ELOOP {

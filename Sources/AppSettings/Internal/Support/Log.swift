@@ -11,44 +11,29 @@ import Foundation
 /// inside ``LogCapture/capturing(_:)`` (the `AppSettingsTesting` library's
 /// `AppSettingsLog.capture`), the capture of that task.
 enum Log {
-    static func error(_ message: String) {
-        if let capture = LogCapture.current {
-            capture.append("AppSettings error: \(message)")
-            return
-        }
-        write(error: message)
-    }
+    static func error(_ message: String) { log(message, isError: true) }
 
-    static func notice(_ message: String) {
+    static func notice(_ message: String) { log(message, isError: false) }
+
+    private static func log(_ message: String, isError: Bool) {
+        let line = (isError ? "AppSettings error: " : "AppSettings: ") + message
         if let capture = LogCapture.current {
-            capture.append("AppSettings: \(message)")
+            capture.append(line)
             return
         }
-        write(notice: message)
+        #if canImport(os) || APPLE_STAND_INS
+            if isError {
+                logger.error("\(message, privacy: .public)")
+            } else {
+                logger.notice("\(message, privacy: .public)")
+            }
+        #else
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        #endif
     }
 
     #if canImport(os) || APPLE_STAND_INS
         private static let logger = Logger(subsystem: "AppSettings", category: "storage")
-
-        private static func write(error message: String) {
-            logger.error("\(message, privacy: .public)")
-        }
-
-        private static func write(notice message: String) {
-            logger.notice("\(message, privacy: .public)")
-        }
-    #else
-        private static func write(error message: String) {
-            write("AppSettings error: \(message)\n")
-        }
-
-        private static func write(notice message: String) {
-            write("AppSettings: \(message)\n")
-        }
-
-        private static func write(_ text: String) {
-            FileHandle.standardError.write(Data(text.utf8))
-        }
     #endif
 }
 

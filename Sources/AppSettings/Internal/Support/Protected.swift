@@ -1,6 +1,3 @@
-// The lock under every piece of shared state: `OSAllocatedUnfairLock` on Apple platforms (from
-// macOS 13 and iOS 16, so the package's floor is Observation's, not Synchronization's `Mutex`,
-// which needs macOS 15 and iOS 18); Synchronization's `Mutex` elsewhere.
 #if canImport(Darwin) || APPLE_STAND_INS
     #if canImport(Darwin)
         import os

@@ -1,6 +1,5 @@
 import Foundation
 
-// Apple platforms: the Objective-C runtime, to give each subclass its own `+supportsSecureCoding`.
 #if canImport(ObjectiveC)
     import ObjectiveC
 #elseif APPLE_STAND_INS

@@ -46,6 +46,27 @@ extension AppleBranchTests {
             #expect(NSUbiquitousKeyValueStore.default.account == account)
         }
     }
+
+    @Test func aFileOfTokensThatCannotBeReadIsKeptAsideNotWrittenOver() throws {
+        try withFreshLibraryFolder {
+            let directory = try #require(ProtectedData.directory)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let damaged = Data("not a property list".utf8)
+            try damaged.write(to: directory.appendingPathComponent("ubiquity-identities.plist"))
+            AppleProcess.ubiquityIdentity = "someone"
+            let capture = LogCapture()
+            let account = LogCapture.$current.withValue(capture) { NSUbiquitousKeyValueStore.default.account }
+            guard case .signedIn = account else {
+                Issue.record("no account: \(account)")
+                return
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            let aside = names.filter { $0.hasPrefix("ubiquity-identities.unreadable-") }
+            #expect(aside.count == 1, "\(names)")
+            #expect(try aside.first.map { try Data(contentsOf: directory.appendingPathComponent($0)) } == damaged)
+            #expect(capture.messages.contains { $0.contains("could not be read whole") }, "\(capture.messages)")
+        }
+    }
 }
 
 /// A setting the Settings app shows, for the settings window of a Mac app.

@@ -50,13 +50,26 @@
             }
             guard let data else { return [] }
             let archives = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Data]
-            return (archives ?? [:]).compactMap { identifier, archive in
+            let seen: [Seen] = (archives ?? [:]).compactMap { identifier, archive in
                 guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: archive) else { return nil }
                 unarchiver.requiresSecureCoding = false
                 guard let token = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? any NSObjectProtocol
                 else { return nil }
                 return (token, identifier, archive)
             }
+            // What cannot be read is kept aside before the next token seen rewrites the file; where
+            // it cannot be, the account is not told, so that nothing is written over it.
+            guard archives == nil || seen.count < archives?.count ?? 0 else { return seen }
+            let aside = file.deletingPathExtension().appendingPathExtension(
+                "unreadable-\(Int(Date().timeIntervalSince1970 * 1000)).plist")
+            do {
+                try FileManager.default.moveItem(at: file, to: aside)
+            } catch {
+                Log.error("\(file.path) cannot be read, nor kept aside (\(error)): the iCloud account cannot be told")
+                return nil
+            }
+            Log.error("\(file.path) could not be read whole: kept as \(aside.lastPathComponent)")
+            return seen
         }
 
         private static func write(_ seen: [Seen]) {
